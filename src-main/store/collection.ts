@@ -1,0 +1,119 @@
+import { nowIso } from '../core/time.js';
+import type { CollectionData, StoreFile } from './store-file.js';
+
+/** Fields every stored row has. */
+export interface Row {
+  id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type NewRow<T extends Row> = Omit<T, 'id' | 'created_at' | 'updated_at'>;
+export type RowPatch<T extends Row> = Partial<Omit<T, 'id' | 'created_at' | 'updated_at'>>;
+
+/**
+ * A collection of rows with integer ids that are unique and never reused.
+ * Reads are synchronous from memory; every write resolves once it is durable
+ * (group-committed with the other writes to the same file).
+ *
+ * Rows handed out are the stored objects: treat them as read-only and change
+ * them only through update().
+ */
+export class Collection<T extends Row> {
+  readonly name: string;
+  private readonly file: StoreFile;
+  private readonly byId = new Map<number, T>();
+
+  constructor(file: StoreFile, name: string) {
+    this.file = file;
+    this.name = name;
+    for (const item of this.data.items as T[]) this.byId.set(item.id, item);
+  }
+
+  private get data(): CollectionData {
+    const collections = this.file.data.collections;
+    let data = collections[this.name];
+    if (!data) {
+      data = { next_id: 1, items: [] };
+      collections[this.name] = data;
+    }
+    return data;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  all(): readonly T[] {
+    return this.data.items as T[];
+  }
+
+  get(id: number): T | undefined {
+    return this.byId.get(id);
+  }
+
+  find(predicate: (row: T) => boolean): T | undefined {
+    return (this.data.items as T[]).find(predicate);
+  }
+
+  filter(predicate: (row: T) => boolean): T[] {
+    return (this.data.items as T[]).filter(predicate);
+  }
+
+  async insert(value: NewRow<T>, now: Date = new Date()): Promise<T> {
+    const { row, committed } = this.stage(value, now);
+    await committed;
+    return row;
+  }
+
+  /**
+   * Adds a row at once and returns it with the promise of its commit, for
+   * callers that need the row synchronously (event ids) and may not wait.
+   */
+  stage(value: NewRow<T>, now: Date = new Date()): { row: T; committed: Promise<void> } {
+    const data = this.data;
+    const stamp = nowIso(now);
+    const row = { ...value, id: data.next_id, created_at: stamp, updated_at: stamp } as T;
+    data.next_id += 1;
+    data.items.push(row);
+    this.byId.set(row.id, row);
+    return { row, committed: this.file.commit() };
+  }
+
+  /** Returns the updated row, or undefined when there is no row with this id. */
+  async update(id: number, patch: RowPatch<T>, now: Date = new Date()): Promise<T | undefined> {
+    const current = this.byId.get(id);
+    if (!current) return undefined;
+    const items = this.data.items as T[];
+    const index = items.indexOf(current);
+    const row = { ...current, ...patch, id, created_at: current.created_at, updated_at: nowIso(now) } as T;
+    items[index] = row;
+    this.byId.set(id, row);
+    await this.file.commit();
+    return row;
+  }
+
+  /** Returns the removed row, or undefined when there was none. */
+  async remove(id: number): Promise<T | undefined> {
+    const current = this.byId.get(id);
+    if (!current) return undefined;
+    const items = this.data.items as T[];
+    items.splice(items.indexOf(current), 1);
+    this.byId.delete(id);
+    await this.file.commit();
+    return current;
+  }
+
+  /** Removes every row that matches; returns them. */
+  async removeWhere(predicate: (row: T) => boolean): Promise<T[]> {
+    const data = this.data;
+    const items = data.items as T[];
+    const removed = items.filter(predicate);
+    if (removed.length === 0) return removed;
+    const gone = new Set(removed);
+    data.items = items.filter((row) => !gone.has(row));
+    for (const row of removed) this.byId.delete(row.id);
+    await this.file.commit();
+    return removed;
+  }
+}
