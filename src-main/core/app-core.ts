@@ -7,6 +7,7 @@ import { buildHttpApp, type ApiApp, type RequestGuard } from '../api/http-app.js
 import { API_ROUTE_PLUGINS } from '../api/routes/index.js';
 import { EventLog } from '../events/event-log.js';
 import { IpcBridge } from '../ipc/ipc-bridge.js';
+import { createStreamHub, type StreamHub } from '../ipc/stream-hub.js';
 import { HttpService } from '../servers/http/http-service.js';
 import { ServiceManager } from '../services/service-manager.js';
 import { Store } from '../store/store.js';
@@ -41,12 +42,15 @@ export class AppCore {
   readonly http: ApiApp;
   readonly httpService: HttpService;
   readonly ipc: IpcBridge;
+  /** Live event and log streams for the IPC transport. */
+  readonly streams: StreamHub;
 
   private constructor(ctx: AppContext, http: ApiApp, httpService: HttpService, ipc: IpcBridge) {
     this.ctx = ctx;
     this.http = http;
     this.httpService = httpService;
     this.ipc = ipc;
+    this.streams = createStreamHub(ctx);
   }
 
   static async create(options: AppCoreOptions): Promise<AppCore> {
