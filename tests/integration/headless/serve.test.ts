@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers/test-core.js';
+
+const serveJs = path.resolve(__dirname, '../../../dist/main/serve.js');
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+function assertBuilt(): void {
+  if (!existsSync(serveJs)) throw new Error(`${serveJs} is missing: run "npm run build" first (npm test does)`);
+}
+
+/** Starts the headless server and resolves with its URL once it says it is serving. */
+function startServe(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  assertBuilt();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [serveJs, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 20_000);
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        output += `${line}\n`;
+        const match = /serving the web UI and API at (\S+)/.exec(line);
+        if (match) {
+          clearTimeout(timer);
+          resolve({ child, url: match[1]!, output: () => output });
+        }
+      });
+    }
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}: ${output}`));
+    });
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+describe('headless entry (node dist/main/serve.js)', () => {
+  it('serves the API with flags, stops cleanly on SIGTERM and leaves a flushed store', async () => {
+    const data = await tempDir();
+    try {
+      const { child, url } = await startServe(['--data-dir', data.dir, '--listen', '127.0.0.1:0', '--log-level', 'info']);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const doc = await fetch(`${url}/api/v1/openapi.json`);
+      expect(doc.status).toBe(200);
+      const missing = await fetch(`${url}/api/v1/nothing-here`);
+      expect(await missing.json()).toMatchObject({ success: false, code: 'ROUTE_NOT_FOUND' });
+      const exited = exitOf(child);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(existsSync(path.join(data.dir, 'config.json'))).toBe(true);
+      expect(existsSync(path.join(data.dir, 'config.json.last-good'))).toBe(true);
+      expect(existsSync(path.join(data.dir, 'logs', 'bootwright.log'))).toBe(true);
+    } finally {
+      await data.remove();
+    }
+  });
+
+  it('takes its settings from BOOTWRIGHT_* environment variables', async () => {
+    const data = await tempDir();
+    try {
+      const { child, url } = await startServe([], { BOOTWRIGHT_DATA_DIR: data.dir, BOOTWRIGHT_LISTEN: '127.0.0.1:0' });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const exited = exitOf(child);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(existsSync(path.join(data.dir, 'config.json'))).toBe(true);
+    } finally {
+      await data.remove();
+    }
+  });
+
+  it('exits with a clear message when the HTTP port is taken', async () => {
+    assertBuilt();
+    const data = await tempDir();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const child = spawn(process.execPath, [serveJs, '--data-dir', data.dir, '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(child);
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      expect(await exitOf(child)).toBe(1);
+      expect(stderr).toContain(`listen tcp 127.0.0.1:${port}: address already in use`);
+    } finally {
+      blocker.close();
+      await data.remove();
+    }
+  });
+
+  it('rejects a bad flag with exit code 2 and names it', async () => {
+    assertBuilt();
+    const child = spawn(process.execPath, [serveJs, '--listen', 'nowhere'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await exitOf(child)).toBe(2);
+    expect(stderr).toContain('nowhere');
+  });
+});
