@@ -1,0 +1,36 @@
+import type { HttpMethod, RawResponse, StreamHandlers, StreamRequest, Transport } from '../../../src-renderer/src/api/transport.js';
+
+export type Route = (body: unknown) => RawResponse | Promise<RawResponse>;
+
+export const ok = (data: unknown): RawResponse => ({ status: 200, body: { success: true, data } });
+export const fail = (status: number, code: string, error: string, retryAfterSeconds: number | null = null): RawResponse => ({
+  status,
+  body: { success: false, error, code },
+  retryAfterSeconds,
+});
+
+/**
+ * A transport answering from a table of "METHOD /api/v1/path" routes; it
+ * records every request and every open stream so tests can push messages.
+ */
+export function fakeTransport(routes: Record<string, Route>, kind: Transport['kind'] = 'http') {
+  const calls: { method: HttpMethod; path: string; body: unknown }[] = [];
+  const streams: { request: StreamRequest; handlers: StreamHandlers; closed: boolean }[] = [];
+  const transport: Transport = {
+    kind,
+    async send(method, path, body) {
+      calls.push({ method, path, body });
+      const route = routes[`${method} ${path}`];
+      if (!route) return fail(404, 'ROUTE_NOT_FOUND', `no route ${method} ${path}`);
+      return route(body);
+    },
+    subscribe(request, handlers) {
+      const entry = { request, handlers, closed: false };
+      streams.push(entry);
+      return () => {
+        entry.closed = true;
+      };
+    },
+  };
+  return { transport, calls, streams, routes };
+}

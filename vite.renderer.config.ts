@@ -1,0 +1,26 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * The web UI build, shared by both hosts. `base: '/'` makes every asset URL
+ * absolute (/assets/…), so deep links such as /services/dns load their
+ * assets in a browser; the desktop window loads the same files through the
+ * app://bootwright/ protocol, where /assets/… resolves the same way
+ * (docs/desktop-and-ui.md, "One build for both hosts").
+ */
+export default defineConfig({
+  root: path.join(root, 'src-renderer'),
+  base: '/',
+  plugins: [react()],
+  build: {
+    outDir: path.join(root, 'dist', 'renderer'),
+    emptyOutDir: true,
+    sourcemap: true,
+    // Inline assets would need data: script sources the CSP refuses; keep every asset a file.
+    assetsInlineLimit: 0,
+  },
+});
