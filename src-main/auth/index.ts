@@ -1,0 +1,11 @@
+export { AuthService, INVALID_CREDENTIALS, type AuthServiceOptions, type SessionInfo, type UserRef, type AuthVia } from './auth-service.js';
+export { SessionAndTokenAuthenticator, tokenPrincipalName } from './authenticator.js';
+export { assertSameOrigin, crossOriginReason } from './csrf.js';
+export { HostAllowlist, createHostGuard, normalizeHost } from './host-guard.js';
+export { ensureInitialAdmin, INITIAL_ADMIN_PASSWORD_FILE, INITIAL_ADMIN_USERNAME } from './initial-admin.js';
+export { LoginThrottle } from './login-throttle.js';
+export { hashPassword, verifyPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-hash.js';
+export { SESSION_COOKIE, clearSessionCookie, setSessionCookie } from './session-cookie.js';
+export { SessionStore, DEFAULT_SESSION_LIMITS, type SessionLimits, type SessionRow } from './session-store.js';
+export { TokenStore, TOKEN_PREFIX, type PublicToken, type TokenRow } from './token-store.js';
+export { UserDirectory, USERNAME_PATTERN, type PublicUser, type UserRow } from './user-directory.js';
