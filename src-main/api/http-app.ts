@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Socket } from 'node:net';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -75,6 +76,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<ApiApp> {
 
   installValidators(app);
   installJsonParser(app);
+  // Registered before the access hook: its onRequest hook parses cookies, which the authenticator reads.
+  await app.register(fastifyCookie);
 
   const routes: RegisteredRoute[] = [];
   const router = FindMyWay();

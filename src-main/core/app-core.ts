@@ -5,12 +5,24 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Authenticator } from '../api/access.js';
 import { buildHttpApp, type ApiApp, type RequestGuard } from '../api/http-app.js';
 import { API_ROUTE_PLUGINS } from '../api/routes/index.js';
+import { AuthService } from '../auth/auth-service.js';
 import { EventLog } from '../events/event-log.js';
+import { AuditLog } from '../audit/audit-log.js';
+import { DEFAULT_SSE_SETTINGS, type SseSettings } from '../api/sse.js';
 import { IpcBridge } from '../ipc/ipc-bridge.js';
 import { createStreamHub, type StreamHub } from '../ipc/stream-hub.js';
 import { HttpService } from '../servers/http/http-service.js';
 import { ServiceManager } from '../services/service-manager.js';
 import { Store } from '../store/store.js';
+import { rootMetricsRoutes } from '../api/routes/metrics.js';
+import { registerCoreMetrics } from '../metrics/core-metrics.js';
+import { httpMetricsPlugin } from '../metrics/http-metrics-plugin.js';
+import { Metrics } from '../metrics/metrics.js';
+import type { NicReader } from '../network/nic.js';
+import { NetworkService } from '../network/network-service.js';
+import { applyLoggingSettings } from '../settings/apply-logging-settings.js';
+import { SettingsService } from '../settings/settings-service.js';
+import { UpdateService } from '../update/update-service.js';
 import type { AppContext } from './app-context.js';
 import type { AppConfig } from './config.js';
 import { LogSink } from './logger.js';
@@ -30,7 +42,16 @@ export interface AppCoreOptions {
   extraApiPlugins?: readonly FastifyPluginAsync[];
   /** Replaces the authenticator (tests of the route table alone). */
   authenticator?: Authenticator;
+  /** Guards run after the built-in ones (the Host guard). */
   guards?: readonly RequestGuard[];
+  /** Host names the DNS-rebinding guard accepts beyond the machine's own names and addresses. */
+  allowedHosts?: readonly string[];
+  /** SSE timing (tests shorten the heartbeat). */
+  sse?: Partial<SseSettings>;
+  /** Time limit of update feed requests and download stalls (tests shorten it); default 10 s. */
+  updateTimeoutMs?: number;
+  /** Replaces reading the machine's interfaces (tests feed fixture NICs). */
+  nicReader?: NicReader;
 }
 
 /**
@@ -71,16 +92,41 @@ export class AppCore {
       },
     });
     const events = new EventLog(store);
+    const audit = new AuditLog(store);
     for (const text of recoveries) events.emit({ kind: 'store.recovered', level: 'error', message: text });
     const services = new ServiceManager({ store, events, log });
+    const settings = new SettingsService({ store, events, log, defaults: { logLevel: config.logLevel } });
+    applyLoggingSettings(settings, { logs, events, audit });
+    const network = new NetworkService({ settings, events, log, ...(options.nicReader ? { reader: options.nicReader } : {}) });
+    const metrics = new Metrics();
+    registerCoreMetrics(metrics, { services, events });
+    const build = { ...readBuildInfo(), electron: options.electronVersion ?? null };
+    const updates = new UpdateService({
+      settings,
+      events,
+      log,
+      dataDir: config.dataDir,
+      currentVersion: build.version,
+      ...(options.updateTimeoutMs !== undefined ? { timeoutMs: options.updateTimeoutMs } : {}),
+    });
+    const auth = await AuthService.create({ store, events, log, config, ...(options.allowedHosts ? { extraHosts: options.allowedHosts } : {}) });
+    // general.allowed_hosts feeds the Host guard; IPv6 literals go in brackets, as in a Host header.
+    auth.hosts.addSource(() => settings.general().allowed_hosts.map((host) => (host.includes(':') ? `[${host}]` : host)));
     const ctx: AppContext = {
       config,
-      build: { ...readBuildInfo(), electron: options.electronVersion ?? null },
+      build,
       store,
       logs,
       log,
       events,
       services,
+      auth,
+      audit,
+      sse: { ...DEFAULT_SSE_SETTINGS, ...options.sse },
+      settings,
+      network,
+      metrics,
+      updates,
       startedAt: new Date(),
     };
 
@@ -92,11 +138,12 @@ export class AppCore {
     const rendererDir = options.rendererDir === undefined ? defaultRendererDir() : options.rendererDir;
     const http = await buildHttpApp({
       log,
-      authenticator: options.authenticator ?? { authenticate: async () => null },
+      authenticator: options.authenticator ?? auth.authenticator,
       ipcSecret,
       rendererDir,
       apiPlugins: [...API_ROUTE_PLUGINS.map((factory) => factory(ctx)), ...(options.extraApiPlugins ?? [])],
-      guards: options.guards ?? [],
+      guards: [...auth.guards, ...(options.guards ?? [])],
+      rootPlugins: [httpMetricsPlugin(metrics), rootMetricsRoutes(ctx)],
       https,
       version: ctx.build.version,
     });
@@ -111,10 +158,17 @@ export class AppCore {
     const status = this.ctx.services.get('http');
     if (status.state !== 'running') throw new Error(status.last_error ?? 'http service failed to start');
     await this.ctx.services.startAutoStart();
+    const pruneFailed = (err: unknown) => this.ctx.log.warn(`retention prune failed: ${String(err)}`);
+    this.ctx.events.startAgePrune(undefined, pruneFailed);
+    this.ctx.audit.startAgePrune(undefined, pruneFailed);
+    this.ctx.network.startWatching();
   }
 
   /** Stops every service and flushes the store; safe to call twice. */
   async stop(): Promise<void> {
+    this.ctx.events.stopAgePrune();
+    this.ctx.audit.stopAgePrune();
+    this.ctx.network.stopWatching();
     await this.ctx.services.stopAll();
     await this.ctx.store.close();
   }

@@ -1,0 +1,95 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+import type { AppContext } from '../../core/app-context.js';
+import { ErrorEnvelope, Ok, StrictObject } from '../schemas.js';
+import type { RoutePluginFactory } from './index.js';
+
+const MetricSampleSchema = Type.Object({
+  sample: Type.Optional(Type.String({ description: 'Histogram/summary series: <name>_bucket, _sum, _count' })),
+  labels: Type.Record(Type.String(), Type.String()),
+  value: Type.Union([Type.Number(), Type.Null()], { description: 'null for NaN or ±Inf' }),
+});
+
+const MetricsSnapshotSchema = Type.Object({
+  generated_at: Type.String({ format: 'date-time' }),
+  metrics: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      help: Type.String(),
+      type: Type.Enum(['counter', 'gauge', 'histogram', 'summary']),
+      values: Type.Array(MetricSampleSchema),
+    }),
+  ),
+});
+
+const MetricsQuery = StrictObject({
+  format: Type.Optional(Type.Enum(['json', 'prometheus'], { description: 'Overrides the Accept header' })),
+});
+
+type Format = 'json' | 'prometheus';
+
+/** What http-app adds to every protected /api/v1 route: a session cookie or a bearer token. */
+const ROOT_SECURITY: { [label: string]: string[] }[] = [{ session: [] }, { bearer: [] }];
+
+/** The API plugin's routes get the error responses and security from the app; the root route states them itself. */
+function metricsRouteOptions(summary: string, root: boolean) {
+  return {
+    config: { access: 'viewer' as const },
+    schema: {
+      tags: ['status'],
+      summary,
+      querystring: MetricsQuery,
+      ...(root ? { security: ROOT_SECURITY } : {}),
+      response: {
+        ...(root ? { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope } : {}),
+        200: {
+          content: {
+            'application/json': { schema: Ok(MetricsSnapshotSchema) },
+            'text/plain': { schema: Type.String({ description: 'Prometheus text exposition format 0.0.4' }) },
+          },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * `?format=` decides; else an Accept header that asks for text (Prometheus
+ * sends text/plain or application/openmetrics-text, never JSON) gets text.
+ */
+function chooseFormat(request: FastifyRequest<{ Querystring: Static<typeof MetricsQuery> }>, fallback: Format): Format {
+  if (request.query.format) return request.query.format;
+  const accept = (request.headers.accept ?? '').toLowerCase();
+  if (accept.includes('application/json')) return 'json';
+  if (accept.includes('text/plain') || accept.includes('application/openmetrics-text')) return 'prometheus';
+  return fallback;
+}
+
+function metricsHandler(ctx: AppContext, fallback: Format) {
+  return async (request: FastifyRequest<{ Querystring: Static<typeof MetricsQuery> }>, reply: FastifyReply) => {
+    if (chooseFormat(request, fallback) === 'prometheus') {
+      return reply.type(ctx.metrics.prometheusContentType).send(await ctx.metrics.prometheus());
+    }
+    return { success: true as const, data: await ctx.metrics.snapshot() };
+  };
+}
+
+/** GET /api/v1/metrics: a JSON snapshot unless Prometheus text is asked for. */
+export const metricsRoutes: RoutePluginFactory = (ctx) => async (app) => {
+  app.get<{ Querystring: Static<typeof MetricsQuery> }>(
+    '/metrics',
+    metricsRouteOptions('Metrics: a JSON snapshot, or Prometheus text with ?format=prometheus or Accept: text/plain', false),
+    metricsHandler(ctx, 'json'),
+  );
+};
+
+/** GET /metrics at the root for Prometheus scrapers: text by default; still needs a session or API token. */
+export function rootMetricsRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    app.get<{ Querystring: Static<typeof MetricsQuery> }>(
+      '/metrics',
+      metricsRouteOptions('Prometheus scrape endpoint (text by default; ?format=json for the snapshot)', true),
+      metricsHandler(ctx, 'prometheus'),
+    );
+  };
+}

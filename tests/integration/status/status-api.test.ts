@@ -1,0 +1,43 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestCore, type TestCore } from '../../helpers/test-core.js';
+import { as, roleAuthenticator } from '../settings/role-authenticator.js';
+
+const opened: TestCore[] = [];
+afterEach(async () => {
+  for (const t of opened.splice(0)) await t.close();
+});
+
+describe('GET /status', () => {
+  it('reports version, uptime, server name, services by state and data directory usage', async () => {
+    const t = await createTestCore({ authenticator: roleAuthenticator });
+    opened.push(t);
+    await t.core.start();
+    await writeFile(path.join(t.dataDir, 'blob.bin'), Buffer.alloc(300_000));
+    await t.core.ctx.settings.update({ general: { server_name: 'pxe-status' } });
+
+    const res = await t.core.http.inject({ method: 'GET', url: '/api/v1/status', headers: as('viewer') });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data).toMatchObject({
+      version: t.core.ctx.build.version,
+      server_name: 'pxe-status',
+      started_at: t.core.ctx.startedAt.toISOString(),
+      services: { by_state: { running: 1, stopped: 0, starting: 0, stopping: 0, failed: 0 } },
+      data_dir: { path: t.dataDir, usage_truncated: false },
+    });
+    expect(data.uptime_seconds).toBeGreaterThanOrEqual(0);
+    expect(data.services.total).toBe(data.services.list.length);
+    expect(data.services.list.map((s: { name: string }) => s.name)).toContain('http');
+    expect(data.data_dir.bytes_used).toBeGreaterThanOrEqual(300_000);
+    expect(data.data_dir.fs_total_bytes).toBeGreaterThanOrEqual(data.data_dir.fs_free_bytes);
+    expect(data.data_dir.fs_free_bytes).toBeGreaterThan(0);
+  });
+
+  it('needs authentication', async () => {
+    const t = await createTestCore({ authenticator: roleAuthenticator });
+    opened.push(t);
+    expect((await t.core.http.inject({ method: 'GET', url: '/api/v1/status' })).statusCode).toBe(401);
+  });
+});
