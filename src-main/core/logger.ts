@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import electronLog from 'electron-log/node.js';
+import { archiveLogFile, CURRENT_LOG_NAME } from '../logs/log-rotation.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
@@ -70,8 +71,20 @@ export class LogSink {
     const file = this.backend.transports.file;
     if (options.logDir) {
       const logDir = options.logDir;
-      file.resolvePathFn = () => path.join(logDir, 'bootwright.log');
-      file.maxSize = options.maxFileBytes ?? 10 * 1024 * 1024;
+      file.resolvePathFn = () => path.join(logDir, CURRENT_LOG_NAME);
+      const maxSize = options.maxFileBytes ?? 10 * 1024 * 1024;
+      file.maxSize = maxSize;
+      // electron-log's own rotation keeps one `.old` file and overwrites it; keep
+      // every archive under a timestamped name instead (POST /logs/cleanup prunes them).
+      file.archiveLogFn = (oldFile) => {
+        try {
+          archiveLogFile(oldFile.path);
+        } catch {
+          // Could not move it (a reader holds it open on Windows): rotation is
+          // retried on the next line; past 4x the limit, start over rather than fill the disk.
+          if (oldFile.size > maxSize * 4) oldFile.clear();
+        }
+      };
       file.level = options.level;
       file.format = '[{iso}] [{level}] {text}';
     } else {
@@ -105,7 +118,13 @@ export class LogSink {
     if (LOG_LEVELS.indexOf(record.level) > LOG_LEVELS.indexOf(this.level)) return;
     const suffix = record.context && Object.keys(record.context).length > 0 ? ` ${safeJson(record.context)}` : '';
     this.backend[record.level](`[${record.scope}] ${record.message}${suffix}`);
-    for (const listener of this.listeners) listener(record);
+    for (const listener of this.listeners) {
+      try {
+        listener(record);
+      } catch {
+        // A failing stream subscriber must not break logging or the other subscribers.
+      }
+    }
   }
 
   logger(scope = 'core'): Logger {

@@ -1,13 +1,10 @@
+import { normalizeMac } from '../core/mac.js';
 import type { Collection } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import type { AppEvent, EventInput } from './event-types.js';
+import { PruneTimer, pruneRows, type Retention } from './retention.js';
 
-export interface EventRetention {
-  /** Keep at most this many events. */
-  maxCount: number;
-  /** Drop events older than this many days. */
-  maxAgeDays: number;
-}
+export type EventRetention = Retention;
 
 export const DEFAULT_EVENT_RETENTION: EventRetention = { maxCount: 20_000, maxAgeDays: 30 };
 
@@ -20,6 +17,7 @@ export type EventListener = (event: AppEvent) => void;
 export class EventLog {
   private readonly rows: Collection<AppEvent>;
   private readonly listeners = new Set<EventListener>();
+  private readonly ageTimer = new PruneTimer(() => this.prune());
   private retention: EventRetention;
 
   constructor(store: Store, retention: EventRetention = DEFAULT_EVENT_RETENTION) {
@@ -32,18 +30,25 @@ export class EventLog {
     void this.prune();
   }
 
-  emit(input: EventInput): AppEvent {
+  getRetention(): EventRetention {
+    return this.retention;
+  }
+
+  emit(input: EventInput, now: Date = new Date()): AppEvent {
     const { row } = this.rows.stage({
       kind: input.kind,
       level: input.level ?? 'info',
       message: input.message,
-      mac: input.mac ?? null,
+      // Stored canonical so the `mac` filter is a plain comparison.
+      mac: input.mac === undefined ? null : (normalizeMac(input.mac) ?? input.mac),
       ip: input.ip ?? null,
       host_id: input.host_id ?? null,
       detail: input.detail ?? null,
-    });
+    }, now);
     // Prune in batches (10% slack) so a busy bus does not filter the log on every event.
     if (this.rows.size > this.retention.maxCount * 1.1) void this.prune();
+    // No subscriber, no further work: the streams serialise only for their own clients.
+    if (this.listeners.size === 0) return row;
     for (const listener of this.listeners) {
       try {
         listener(row);
@@ -63,25 +68,40 @@ export class EventLog {
     return this.listeners.size;
   }
 
+  /** Every stored event, oldest first. */
   all(): readonly AppEvent[] {
     return this.rows.all();
   }
 
   /** Events with id greater than `lastId`, oldest first (for SSE replay). */
   since(lastId: number): AppEvent[] {
-    return this.rows.filter((event) => event.id > lastId);
+    const all = this.rows.all();
+    // Rows are in id order: binary-search the first one after lastId.
+    let low = 0;
+    let high = all.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (all[mid]!.id > lastId) high = mid;
+      else low = mid + 1;
+    }
+    return all.slice(low);
   }
 
   /** Applies the retention limits; returns how many events were dropped. */
-  async prune(now: Date = new Date()): Promise<number> {
-    const cutoff = new Date(now.getTime() - this.retention.maxAgeDays * 86_400_000).toISOString();
-    const all = this.rows.all();
-    const excess = all.length - this.retention.maxCount;
-    const tooOldOrExcess = new Set<AppEvent>();
-    all.forEach((event, index) => {
-      if (index < excess || event.created_at < cutoff) tooOldOrExcess.add(event);
-    });
-    const removed = await this.rows.removeWhere((event) => tooOldOrExcess.has(event));
-    return removed.length;
+  prune(now: Date = new Date()): Promise<number> {
+    return pruneRows(this.rows, this.retention, now);
+  }
+
+  /** Keeps pruning by age while the core runs (an idle log still ages). */
+  startAgePrune(intervalMs?: number, onError?: (err: unknown) => void): void {
+    this.ageTimer.start(intervalMs, onError);
+  }
+
+  stopAgePrune(): void {
+    this.ageTimer.stop();
+  }
+
+  get agePruneRunning(): boolean {
+    return this.ageTimer.running;
   }
 }

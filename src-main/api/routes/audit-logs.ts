@@ -1,0 +1,63 @@
+import { Type, type Static } from 'typebox';
+import { matchesAudit, parseAuditFilter } from '../../audit/audit-filter.js';
+import { AUDIT_OUTCOMES, AUDIT_TRANSPORTS, type AuditEntry } from '../../audit/audit-types.js';
+import { paginate } from '../list-query.js';
+import { ListQueryProperties, OkList, StrictObject } from '../schemas.js';
+import type { RoutePluginFactory } from './index.js';
+
+export const AuditEntrySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    created_at: Type.String({ format: 'date-time' }),
+    user: Type.String({ description: 'Principal username; the attempted username for a login; `anonymous` without one' }),
+    via: Type.Union(AUDIT_TRANSPORTS.map((via) => Type.Literal(via))),
+    remote_address: Type.Union([Type.String(), Type.Null()], { description: 'Client address over HTTP; null over IPC' }),
+    method: Type.String(),
+    path: Type.String({ description: 'Request path without the query string' }),
+    action: Type.String({ description: 'Dotted action, e.g. services.start, hosts.create (docs/events-and-logs.md)' }),
+    resource_type: Type.String({ description: 'e.g. services, dns.records' }),
+    resource_id: Type.Union([Type.String(), Type.Null()]),
+    outcome: Type.Union(AUDIT_OUTCOMES.map((outcome) => Type.Literal(outcome))),
+    status: Type.Integer({ description: 'HTTP status of the response' }),
+    request_id: Type.String({ description: 'X-Request-Id of the request (find its log lines)' }),
+  },
+  { $id: 'AuditEntry' },
+);
+
+const AuditListQuery = StrictObject({
+  ...ListQueryProperties,
+  user: Type.Optional(Type.String({ maxLength: 256, description: 'Exact username' })),
+  action: Type.Optional(Type.String({ maxLength: 1000, description: 'Exact action or prefix (`services.` or `services.*`); comma-separated list' })),
+  resource: Type.Optional(Type.String({ maxLength: 128, description: 'resource_type, including its dotted children (`dns` matches `dns.records`)' })),
+  outcome: Type.Optional(Type.Enum([...AUDIT_OUTCOMES])),
+  since: Type.Optional(Type.String({ format: 'date-time', description: 'RFC 3339; entries at or after this time' })),
+  until: Type.Optional(Type.String({ format: 'date-time', description: 'RFC 3339; entries before this time' })),
+});
+
+const SORTABLE = ['id', 'created_at', 'user', 'action', 'resource_type', 'outcome', 'status'] as const satisfies readonly (keyof AuditEntry)[];
+
+/** The audit trail of mutating requests (recorded by the audit hook). */
+export const auditLogRoutes: RoutePluginFactory = (ctx) => async (app) => {
+  app.get<{ Querystring: Static<typeof AuditListQuery> }>(
+    '/audit-logs',
+    {
+      config: { access: 'operator' },
+      schema: {
+        tags: ['audit-logs'],
+        summary: 'List audit entries of mutating requests (newest first by default)',
+        querystring: AuditListQuery,
+        response: { 200: OkList(AuditEntrySchema) },
+      },
+    },
+    async (request) => {
+      const filter = parseAuditFilter(request.query);
+      const rows = ctx.audit.all().filter((entry) => matchesAudit(filter, entry));
+      const page = paginate(rows, request.query, {
+        sortable: SORTABLE,
+        defaultSort: '-id',
+        searchText: (entry) => [entry.user, entry.action, entry.path, entry.resource_id],
+      });
+      return { success: true as const, data: page.data, meta: page.meta };
+    },
+  );
+};

@@ -1,0 +1,89 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { API_PREFIX, registeredRoutes } from '../api/http-app.js';
+import type { AppContext } from '../core/app-context.js';
+import { errorMessage } from '../core/errors.js';
+import { describeAuditAction, type AuditAction } from './audit-action.js';
+import type { AuditInput } from './audit-types.js';
+
+/** The methods that change something; only these are audited. */
+export const AUDITED_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The one route whose audited user comes from the body: who tried to log in. */
+const LOGIN_ROUTE = `${API_PREFIX}/auth/login`;
+const MAX_USER_LENGTH = 64;
+
+/**
+ * Records every mutating API request, whatever its outcome, once the response
+ * is out (an onResponse hook: it never delays or changes the answer). Wrapped
+ * in fastify-plugin so the hook lands on the /api/v1 scope itself and covers
+ * the routes of every plugin registered after it; it must come first in
+ * API_ROUTE_PLUGINS.
+ */
+export function auditHookPlugin(ctx: AppContext): FastifyPluginAsync {
+  const log = ctx.log.scope('audit');
+  return fp(
+    async (app) => {
+      // Route table questions are answered once per pattern: it is fixed after startup.
+      const collections = new Map<string, boolean>();
+      const isCollection = (pattern: string): boolean => {
+        let answer = collections.get(pattern);
+        if (answer === undefined) {
+          const full = `${API_PREFIX}${pattern}`;
+          answer = registeredRoutes(app).some(
+            (route) => (route.method === 'GET' && route.url === full) || route.url.startsWith(`${full}/:`),
+          );
+          collections.set(pattern, answer);
+        }
+        return answer;
+      };
+
+      app.addHook('onResponse', async (request, reply) => {
+        if (!AUDITED_METHODS.has(request.method)) return;
+        const routeUrl = request.routeOptions.url;
+        if (routeUrl === undefined || !routeUrl.startsWith(`${API_PREFIX}/`)) return;
+        const pattern = routeUrl.slice(API_PREFIX.length);
+        const params = (request.params ?? {}) as Record<string, unknown>;
+        const named = describeAuditAction(request.method, pattern, params, isCollection);
+        try {
+          await ctx.audit.record(auditInput(request, reply, named));
+        } catch (err) {
+          log.error(`could not record the audit entry of ${request.method} ${pattern}: ${errorMessage(err)}`, { request_id: request.id });
+        }
+      });
+    },
+    { name: 'bootwright-audit', fastify: '5.x' },
+  );
+}
+
+function auditInput(request: FastifyRequest, reply: FastifyReply, named: AuditAction): AuditInput {
+  const status = reply.statusCode;
+  return {
+    user: auditUser(request),
+    via: request.viaIpc ? 'ipc' : 'http',
+    remote_address: request.viaIpc ? null : request.ip,
+    method: request.method,
+    path: (request.url.split('?')[0] ?? request.url).slice(0, 1024),
+    action: named.action,
+    resource_type: named.resource_type,
+    resource_id: named.resource_id,
+    outcome: status < 400 ? 'success' : 'failure',
+    status,
+    request_id: request.id,
+  };
+}
+
+/** The principal's name; for a login, the name tried (the body is read for that one field only). */
+function auditUser(request: FastifyRequest): string {
+  if (request.routeOptions.url === LOGIN_ROUTE) {
+    const body = request.body;
+    if (typeof body === 'object' && body !== null && 'username' in body) {
+      const username = (body as { username: unknown }).username;
+      if (typeof username === 'string') {
+        const clean = username.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, MAX_USER_LENGTH);
+        if (clean !== '') return clean;
+      }
+    }
+  }
+  return request.principal?.username ?? 'anonymous';
+}
