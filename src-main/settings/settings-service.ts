@@ -23,6 +23,9 @@ export type SettingsListener<K extends SettingsSectionName> = (
   previous: SettingsValues[K],
 ) => void | Promise<void>;
 
+/** An extra rule for a section: the problems of `value` (the whole section after the patch), named through `field`. */
+export type SettingsCheck<K extends SettingsSectionName> = (value: SettingsValues[K], field: (path: string) => string) => FieldError[];
+
 export interface SettingsUpdateOptions {
   /** How a field is named in errors: `body.server_name` for a section route, `body.general.server_name` for /settings. */
   fieldPrefix?: (section: SettingsSectionName) => string;
@@ -39,6 +42,8 @@ type Listeners = { [K in SettingsSectionName]: Set<SettingsListener<K>> };
 export class SettingsService {
   private readonly sections: Sections;
   private readonly listeners: Listeners = { general: new Set(), interfaces: new Set(), netboot: new Set(), logging: new Set() };
+  /** Checks other areas add (a field that names their data, such as netboot.default_profile_id). */
+  private readonly extraChecks: { [K in SettingsSectionName]: Set<SettingsCheck<K>> } = { general: new Set(), interfaces: new Set(), netboot: new Set(), logging: new Set() };
   private readonly events: EventLog;
   private readonly log: Logger;
   /** Serialises updates so two concurrent PUTs never interleave read-validate-write. */
@@ -78,6 +83,17 @@ export class SettingsService {
 
   all(): SettingsValues {
     return { general: this.general(), interfaces: this.interfaces(), netboot: this.netboot(), logging: this.logging() };
+  }
+
+  /**
+   * Adds a validation rule to a section that only another area can decide
+   * (does profile 7 exist?); it runs with the built-in checks, all-or-nothing.
+   * Returns the function that removes it.
+   */
+  addCheck<K extends SettingsSectionName>(section: K, check: SettingsCheck<K>): () => void {
+    const set = this.extraChecks[section] as Set<SettingsCheck<K>>;
+    set.add(check);
+    return () => set.delete(check);
   }
 
   /** Subscribes to changes of one section; returns the unsubscribe function. */
@@ -127,6 +143,11 @@ export class SettingsService {
       const check = SECTION_CHECKS[section] as (value: unknown, field: (path: string) => string) => { value: unknown; errors: FieldError[] };
       const result = check({ ...previous, ...sectionPatch }, (path) => `${prefix(section)}.${path}`);
       errors.push(...result.errors);
+      if (result.errors.length === 0) {
+        for (const extra of this.extraChecks[section] as Set<SettingsCheck<SettingsSectionName>>) {
+          errors.push(...extra(result.value as never, (path) => `${prefix(section)}.${path}`));
+        }
+      }
       if (!sameJson(result.value, previous)) changes.push({ section, next: result.value, previous });
     }
     if (errors.length > 0) {

@@ -72,11 +72,15 @@ describe('settings API: validation', () => {
     expect(nested.body.details?.[0]?.field).toBe('body.interfaces.resolved_addresses');
   });
 
-  it('accepts a netboot profile action with its profile id', async () => {
+  it('accepts a netboot profile action with its profile id, which must exist', async () => {
     const t = await core();
-    const res = await call(t, 'PUT', '/settings/netboot', { default_action: 'profile', default_profile_id: 7 });
+    const missing = await call(t, 'PUT', '/settings/netboot', { default_action: 'profile', default_profile_id: 7 });
+    expect(missing.status).toBe(400);
+    expect(missing.body.details?.[0]).toEqual({ field: 'body.default_profile_id', message: 'profile 7 does not exist' });
+    const profile = await t.core.ctx.profiles.create({ name: 'Default', boot_type: 'local' }, { author: 'test' });
+    const res = await call(t, 'PUT', '/settings/netboot', { default_action: 'profile', default_profile_id: profile.id });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ default_action: 'profile', default_profile_id: 7, menu_timeout_seconds: 10, record_unknown_hosts: true });
+    expect(res.body.data).toEqual({ default_action: 'profile', default_profile_id: profile.id, menu_timeout_seconds: 10, record_unknown_hosts: true });
   });
 });
 

@@ -1,0 +1,270 @@
+import type { Counter } from 'prom-client';
+import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { normalizeMac } from '../core/mac.js';
+import type { EventLog } from '../events/event-log.js';
+import type { HostService } from '../hosts/host-service.js';
+import type { Host } from '../hosts/host-types.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { NetworkService } from '../network/network-service.js';
+import { menuScript } from '../profiles/script-generator.js';
+import type { ProfileService } from '../profiles/profile-service.js';
+import type { SettingsService } from '../settings/settings-service.js';
+import { applyMenuChoice, decideBoot, type BootAction, type BootDecision, type BootReason } from './boot-resolver.js';
+import { DEFAULT_ENTRY_TEMPLATE, type EntryScriptStore } from './entry-script.js';
+import { deniedScript, localBootScript, missingMacScript, renderFailedScript } from './fallback-script.js';
+import { IDENTITY_QUERY, IPXE_SHEBANG } from './ipxe-syntax.js';
+import { scriptFiles, expandSettings, type ScriptFile } from './script-files.js';
+import { serverEndpointFor, type HttpEndpoint, type ServerEndpoint } from './server-endpoint.js';
+import { bootTemplateData, entryTemplateData, type BootClientInfo } from './template-context.js';
+import { TemplateError, type TemplateEngine } from './template-engine.js';
+
+/** The MAC allow/deny lists (implemented by the access area as `ctx.access`). */
+export interface BootAccessCheck {
+  isAllowed(mac: string): boolean | Promise<boolean>;
+}
+
+/** A machine asking for its script: what the entry script sent in the query, and its address. */
+export interface BootRequest {
+  ip: string;
+  /** As sent; null when absent. */
+  mac: string | null;
+  arch: string | null;
+  platform: string | null;
+  uuid: string | null;
+  serial: string | null;
+  /** A boot menu choice (`profile=<id>`). */
+  profileId: number | null;
+}
+
+/** GET /hosts/{id}/boot-config: exactly what the host would get if it booted now. */
+export interface BootPreview {
+  host_id: number;
+  mac: string;
+  action: BootAction;
+  reason: BootReason;
+  reason_text: string;
+  profile: { id: number; name: string; boot_type: string; script_version: number } | null;
+  /** The rendered script the host would receive. */
+  script: string;
+  /** Set when the profile's template failed and the host would get the fallback script. */
+  render_error: string | null;
+  files: ScriptFile[];
+  /** The URLs the machine fetches: the entry script, then its own script. */
+  entry_url: string;
+  script_url: string;
+  /** The client address the preview assumes (the host's last seen address or fixed IP). */
+  client_ip: string | null;
+}
+
+export interface BootScriptServiceDeps {
+  hosts: HostService;
+  profiles: ProfileService;
+  entry: EntryScriptStore;
+  engine: TemplateEngine;
+  settings: Pick<SettingsService, 'netboot' | 'general'>;
+  network: Pick<NetworkService, 'serverAddressFor' | 'served'>;
+  http: HttpEndpoint;
+  events: EventLog;
+  log: Logger;
+  metrics: Metrics;
+  /** The access lists, looked up at call time; absent means every MAC may boot. */
+  access: () => BootAccessCheck | undefined;
+}
+
+interface Rendered {
+  script: string;
+  error: string | null;
+}
+
+/**
+ * Builds the scripts iPXE clients fetch: the entry script and each
+ * machine's own script, decided by host, group and netboot settings and
+ * rendered in the sandbox. At boot nothing throws: a template that fails
+ * yields a script that shows the error on the machine and retries.
+ */
+export class BootScriptService {
+  /** The entry script template (GET/PUT /services/ipxe-script). */
+  readonly entry: EntryScriptStore;
+  private readonly deps: BootScriptServiceDeps;
+  private readonly log: Logger;
+  private readonly served: Counter<'script' | 'outcome'>;
+
+  constructor(deps: BootScriptServiceDeps) {
+    this.deps = deps;
+    this.entry = deps.entry;
+    this.log = deps.log.scope('boot-scripts');
+    this.served = deps.metrics.counter({
+      name: 'bootwright_boot_scripts_served_total',
+      help: 'Boot scripts served to iPXE clients, by script (entry, host) and outcome (ok, fallback, denied, invalid)',
+      labelNames: ['script', 'outcome'],
+    });
+  }
+
+  /** The entry script for a client at `clientIp`; a custom template that fails at boot falls back to the default. */
+  entryScript(clientIp: string): string {
+    const server = this.endpoint(clientIp);
+    const data = entryTemplateData(server, this.deps.settings.general().server_name);
+    const template = this.entry.template();
+    try {
+      const script = this.deps.engine.render(template, data);
+      this.served.inc({ script: 'entry', outcome: 'ok' });
+      return script;
+    } catch (err) {
+      const message = errorMessage(err);
+      this.log.error(`the iPXE entry script failed to render for ${clientIp}: ${message}; serving the default`);
+      this.deps.events.emit({
+        kind: 'boot.script_failed',
+        level: 'error',
+        message: `the iPXE entry script failed to render (${message}); the default was served`,
+        ip: clientIp,
+        detail: { script: 'entry', error: message },
+      });
+      this.served.inc({ script: 'entry', outcome: 'fallback' });
+      return this.deps.engine.render(DEFAULT_ENTRY_TEMPLATE, data);
+    }
+  }
+
+  /**
+   * The boot path: access check, the boot recorded on the host (an unknown
+   * machine becomes a discovered host when the settings say so), the
+   * decision, the rendered script and the `boot.script_served` event.
+   */
+  async hostScript(request: BootRequest): Promise<string> {
+    const mac = request.mac === null ? null : normalizeMac(request.mac);
+    if (mac === null) {
+      this.served.inc({ script: 'host', outcome: 'invalid' });
+      this.log.warn(`boot script request from ${request.ip} without a valid MAC (${request.mac ?? 'none'})`);
+      return missingMacScript();
+    }
+    const access = this.deps.access();
+    if (access && !(await access.isAllowed(mac))) {
+      this.served.inc({ script: 'host', outcome: 'denied' });
+      this.deps.events.emit({
+        kind: 'boot.denied',
+        level: 'warn',
+        message: `boot script refused to ${mac} (${request.ip}): denied by the access lists`,
+        mac,
+        ip: request.ip,
+        detail: { arch: request.arch, platform: request.platform },
+      });
+      return deniedScript(mac);
+    }
+    const host = await this.deps.hosts.recordBoot(
+      mac,
+      { ip: request.ip, arch: request.arch, platform: request.platform },
+      { discover: this.deps.settings.netboot().record_unknown_hosts },
+    );
+    const decision = this.decide(host, request.profileId);
+    const client: BootClientInfo = { ip: request.ip, mac, arch: request.arch, platform: request.platform, uuid: request.uuid, serial: request.serial };
+    const rendered = this.render(decision, host, client);
+    const profileName = decision.profile?.name ?? null;
+    const common = { mac, ip: request.ip, ...(host ? { host_id: host.id } : {}) };
+    if (rendered.error !== null) {
+      this.served.inc({ script: 'host', outcome: 'fallback' });
+      this.deps.events.emit({
+        kind: 'boot.script_failed',
+        level: 'error',
+        message: `the script of profile "${profileName ?? decision.action}" failed to render for ${mac}: ${rendered.error}; the machine shows the error and retries`,
+        ...common,
+        detail: { script: 'host', profile: profileName, profile_id: decision.profile?.id ?? null, error: rendered.error },
+      });
+      return rendered.script;
+    }
+    this.served.inc({ script: 'host', outcome: 'ok' });
+    this.deps.events.emit({
+      kind: 'boot.script_served',
+      message: `served ${describe(decision)} to ${mac} (${decision.reason})`,
+      ...common,
+      detail: {
+        arch: request.arch,
+        platform: request.platform,
+        uuid: request.uuid,
+        serial: request.serial,
+        profile: profileName,
+        profile_id: decision.profile?.id ?? null,
+        action: decision.action,
+        reason: decision.reason,
+      },
+    });
+    return rendered.script;
+  }
+
+  /** The boot-config preview; records nothing and emits nothing. */
+  async preview(hostId: number): Promise<BootPreview> {
+    const host = this.deps.hosts.require(hostId);
+    const clientIp = host.last_seen_ip ?? host.ip;
+    const server = this.endpoint(clientIp ?? '0.0.0.0');
+    const access = this.deps.access();
+    const denied = access !== undefined && !(await access.isAllowed(host.mac));
+    const decision: BootDecision = denied
+      ? { action: 'denied', profile: null, reason: 'access_denied', reason_text: `${host.mac} is denied by the access lists` }
+      : this.decide(host, null);
+    const client: BootClientInfo = { ip: clientIp ?? '0.0.0.0', mac: host.mac, arch: host.arch, platform: host.platform, uuid: null, serial: null };
+    const rendered = denied ? { script: deniedScript(host.mac), error: null } : this.render(decision, host, client);
+    const known = { mac: host.mac, buildarch: host.arch, platform: host.platform };
+    return {
+      host_id: host.id,
+      mac: host.mac,
+      action: decision.action,
+      reason: decision.reason,
+      reason_text: decision.reason_text,
+      profile: decision.profile
+        ? { id: decision.profile.id, name: decision.profile.name, boot_type: decision.profile.boot_type, script_version: decision.profile.script_version }
+        : null,
+      script: rendered.script,
+      render_error: rendered.error,
+      files: scriptFiles(rendered.script, known),
+      entry_url: server.entry_url,
+      script_url: `${server.script_url}?${expandSettings(IDENTITY_QUERY, known)}`,
+      client_ip: clientIp,
+    };
+  }
+
+  private decide(host: Host | null, chosenId: number | null): BootDecision {
+    const base = decideBoot(host, this.deps.profiles, this.deps.settings.netboot());
+    if (chosenId === null) return base;
+    return applyMenuChoice(base, chosenId, this.deps.profiles) ?? base;
+  }
+
+  private render(decision: BootDecision, host: Host | null, client: BootClientInfo): Rendered {
+    if (decision.action === 'local') return { script: localBootScript(decision.reason_text), error: null };
+    if (decision.action === 'denied') return { script: deniedScript(client.mac), error: null };
+    const server = this.endpoint(client.ip);
+    const profile = decision.profile;
+    const template = profile ? profile.script : this.globalMenuTemplate();
+    const data = bootTemplateData({ host, client, server, serverName: this.deps.settings.general().server_name, profile });
+    try {
+      return { script: this.deps.engine.render(template, data), error: null };
+    } catch (err) {
+      if (!(err instanceof TemplateError)) throw err;
+      // No quotes: iPXE prints them literally.
+      const what = profile ? `profile ${profile.name} (id ${profile.id})` : 'the boot menu';
+      return { script: renderFailedScript(what, err.message), error: err.message };
+    }
+  }
+
+  /** The netboot default menu: every profile by name, local disk last and default. */
+  private globalMenuTemplate(): string {
+    const profiles = [...this.deps.profiles.all()].sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+    const netboot = this.deps.settings.netboot();
+    return menuScript(
+      {
+        title: `Bootwright boot menu (${this.deps.settings.general().server_name})`,
+        entries: profiles.map((profile) => ({ profile_id: profile.id, label: profile.name })),
+        default_entry: null,
+        timeout_seconds: netboot.menu_timeout_seconds,
+      },
+      `${IPXE_SHEBANG}\n# The netboot default menu for machines without a profile (settings netboot.default_action = menu).`,
+    );
+  }
+
+  private endpoint(clientIp: string): ServerEndpoint {
+    return serverEndpointFor(clientIp, this.deps.network, this.deps.http);
+  }
+}
+
+function describe(decision: BootDecision): string {
+  if (decision.profile) return `profile "${decision.profile.name}"`;
+  return decision.action === 'menu' ? 'the boot menu' : 'local disk boot';
+}

@@ -1,0 +1,71 @@
+import { ipFamily, unmapIpv4 } from '../network/ip-math.js';
+import type { NetworkService } from '../network/network-service.js';
+
+/** Path prefix of boot files and generated scripts on the main HTTP port (served by the boot-files area). */
+export const BOOT_HTTP_PREFIX = '/boot';
+/** The entry script every iPXE client is told to fetch (relative to the boot root). */
+export const ENTRY_SCRIPT_PATH = 'ipxe/entry.ipxe';
+/** The per-machine boot script; the entry script chains here with the machine's identity in the query. */
+export const HOST_SCRIPT_PATH = 'ipxe/boot.ipxe';
+
+/** Where a booting client reaches this server, as scripts rendered for it name it. */
+export interface ServerEndpoint {
+  /** Our address on the client's subnet. */
+  ip: string;
+  http_port: number;
+  /** e.g. `http://192.168.10.1:8080` (IPv6 in brackets). */
+  base_url: string;
+  /** `base_url` + `/boot`: the root of boot files over HTTP. */
+  boot_url: string;
+  /** Full URL of the entry script. */
+  entry_url: string;
+  /** Full URL of the per-machine boot script (without query). */
+  script_url: string;
+}
+
+/** How the main HTTP server is reachable; the port is read late because tests listen on port 0. */
+export interface HttpEndpoint {
+  scheme: 'http' | 'https';
+  /** The address the server listens on (0.0.0.0 and :: mean every address). */
+  listenHost: string;
+  port(): number;
+}
+
+const WILDCARDS = new Set(['0.0.0.0', '::', '']);
+
+/**
+ * Our address for a client at `clientIp`, in this order:
+ * 1. the listen address when it is a specific one (it is the only one we answer on);
+ * 2. our address on the client's served subnet (settings overrides first);
+ * 3. the client's own address when it is loopback (it runs on this machine);
+ * 4. our first served IPv4 address; else 127.0.0.1.
+ */
+export function serverAddressFor(
+  clientIp: string,
+  network: Pick<NetworkService, 'serverAddressFor' | 'served'>,
+  http: HttpEndpoint,
+): string {
+  if (!WILDCARDS.has(http.listenHost)) return http.listenHost;
+  const client = unmapIpv4(clientIp);
+  const onSubnet = ipFamily(client) ? network.serverAddressFor(client) : null;
+  if (onSubnet) return onSubnet;
+  if (client === '::1' || client.startsWith('127.')) return client;
+  for (const nic of network.served()) {
+    const first = nic.ipv4[0];
+    if (first) return first.address;
+  }
+  return '127.0.0.1';
+}
+
+export function serverEndpointFor(
+  clientIp: string,
+  network: Pick<NetworkService, 'serverAddressFor' | 'served'>,
+  http: HttpEndpoint,
+): ServerEndpoint {
+  const ip = serverAddressFor(clientIp, network, http);
+  const port = http.port();
+  const host = ipFamily(ip) === 'ipv6' ? `[${ip}]` : ip;
+  const base = `${http.scheme}://${host}:${port}`;
+  const boot = `${base}${BOOT_HTTP_PREFIX}`;
+  return { ip, http_port: port, base_url: base, boot_url: boot, entry_url: `${boot}/${ENTRY_SCRIPT_PATH}`, script_url: `${boot}/${HOST_SCRIPT_PATH}` };
+}

@@ -1,0 +1,262 @@
+import { conflict, errorMessage, invalid, notFound } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { normalizeMac } from '../core/mac.js';
+import { nowIso } from '../core/time.js';
+import type { EventLog } from '../events/event-log.js';
+import { paginate, type ListPage, type ListQueryInput } from '../api/list-query.js';
+import type { Collection } from '../store/collection.js';
+import type { Store } from '../store/store.js';
+import { HOST_SORT_FIELDS, type BootObservation, type Host, type HostFilter, type HostInput, type HostReservationLink } from './host-types.js';
+import { normalizeHostInput } from './host-validation.js';
+import type { SerialQueue } from './serial-queue.js';
+
+export interface HostServiceDeps {
+  store: Store;
+  events: EventLog;
+  log: Logger;
+  /** Shared with the profiles so cross-checks (profile exists, profile in use) never race. */
+  queue: SerialQueue;
+  profileExists: (profileId: number) => boolean;
+  /** The DHCP reservations, looked up at call time; undefined while the DHCP area is absent. */
+  reservations: () => HostReservationLink | undefined;
+}
+
+type HostListener = () => void;
+
+/**
+ * The hosts: machines known by MAC, with the profile they boot, their fixed
+ * address (kept in step with a DHCP reservation) and what their last boot
+ * taught us. Every write runs on the shared queue.
+ */
+export class HostService {
+  private readonly rows: Collection<Host>;
+  private readonly events: EventLog;
+  private readonly log: Logger;
+  private readonly queue: SerialQueue;
+  private readonly profileExists: (profileId: number) => boolean;
+  private readonly reservations: () => HostReservationLink | undefined;
+  private readonly byMac = new Map<string, number>();
+  private readonly listeners = new Set<HostListener>();
+
+  constructor(deps: HostServiceDeps) {
+    this.rows = deps.store.collection<Host>('hosts');
+    this.events = deps.events;
+    this.log = deps.log.scope('hosts');
+    this.queue = deps.queue;
+    this.profileExists = deps.profileExists;
+    this.reservations = deps.reservations;
+    for (const host of this.rows.all()) this.byMac.set(host.mac, host.id);
+  }
+
+  list(query: ListQueryInput & HostFilter = {}): ListPage<Host> {
+    const rows = this.rows.filter(
+      (host) =>
+        (query.group === undefined || host.group?.toLowerCase() === query.group.toLowerCase()) &&
+        (query.tag === undefined || host.tags.some((tag) => tag.toLowerCase() === query.tag!.toLowerCase())) &&
+        (query.profile_id === undefined || host.profile_id === query.profile_id) &&
+        (query.discovered === undefined || host.discovered === query.discovered) &&
+        (query.enabled === undefined || host.enabled === query.enabled),
+    );
+    return paginate(rows, query, {
+      sortable: HOST_SORT_FIELDS,
+      defaultSort: 'id',
+      // MACs match in the spellings people type: 52:54:00, 52-54-00, 525400.
+      searchText: (host) => [
+        host.mac,
+        host.mac.replaceAll(':', '-'),
+        host.mac.replaceAll(':', ''),
+        host.hostname,
+        host.ip,
+        host.last_seen_ip,
+        host.group,
+        host.description,
+        ...host.tags,
+      ],
+    });
+  }
+
+  all(): readonly Host[] {
+    return this.rows.all();
+  }
+
+  get(id: number): Host | undefined {
+    return this.rows.get(id);
+  }
+
+  /** The host, or a 404 AppError. */
+  require(id: number): Host {
+    const host = this.rows.get(id);
+    if (!host) throw notFound('host', id);
+    return host;
+  }
+
+  /** Accepts any MAC spelling; undefined when no host has it. */
+  findByMac(mac: string): Host | undefined {
+    const canonical = normalizeMac(mac);
+    const id = canonical === null ? undefined : this.byMac.get(canonical);
+    return id === undefined ? undefined : this.rows.get(id);
+  }
+
+  usingProfile(profileId: number): Host[] {
+    return this.rows.filter((host) => host.profile_id === profileId);
+  }
+
+  /** Subscribes to any change of the host set; returns the unsubscribe function. */
+  onChange(listener: HostListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  create(input: HostInput): Promise<Host> {
+    return this.queue.run(async () => {
+      const value = normalizeHostInput(input);
+      if (value.mac === undefined) throw invalid('body.mac', 'is required');
+      this.assertMacFree(value.mac, null);
+      this.assertProfile(value.profile_id);
+      const host = await this.rows.insert({
+        mac: value.mac,
+        hostname: value.hostname ?? null,
+        ip: value.ip ?? null,
+        profile_id: value.profile_id ?? null,
+        group: value.group ?? null,
+        tags: value.tags ?? [],
+        description: value.description ?? '',
+        arch: value.arch ?? null,
+        platform: null,
+        enabled: value.enabled ?? true,
+        discovered: value.discovered ?? false,
+        last_boot_at: null,
+        last_seen_ip: null,
+      });
+      this.byMac.set(host.mac, host.id);
+      if (host.ip !== null) {
+        try {
+          await this.reservations()?.setForHost({ id: host.id, mac: host.mac, ip: host.ip, hostname: host.hostname });
+        } catch (err) {
+          // The reservation refused the address: undo the insert so the request changes nothing.
+          await this.rows.remove(host.id);
+          this.byMac.delete(host.mac);
+          throw err;
+        }
+      }
+      this.notify();
+      return host;
+    });
+  }
+
+  update(id: number, input: HostInput): Promise<Host> {
+    return this.queue.run(async () => {
+      const current = this.require(id);
+      const value = normalizeHostInput(input);
+      if (value.mac !== undefined) this.assertMacFree(value.mac, id);
+      if (value.profile_id !== undefined && value.profile_id !== current.profile_id) this.assertProfile(value.profile_id);
+      const next = { ...current, ...definedOnly(value) };
+      // The reservation first: when it refuses the address, the host is left as it was.
+      const link = this.reservations();
+      if (link && next.ip !== null && (next.ip !== current.ip || next.mac !== current.mac || next.hostname !== current.hostname)) {
+        await link.setForHost({ id, mac: next.mac, ip: next.ip, hostname: next.hostname });
+      } else if (link && next.ip === null && current.ip !== null) {
+        await link.removeForHost(id);
+      }
+      const updated = (await this.rows.update(id, definedOnly(value)))!;
+      if (updated.mac !== current.mac) {
+        this.byMac.delete(current.mac);
+        this.byMac.set(updated.mac, id);
+      }
+      this.notify();
+      return updated;
+    });
+  }
+
+  remove(id: number): Promise<Host> {
+    return this.queue.run(async () => {
+      const current = this.require(id);
+      if (current.ip !== null) await this.reservations()?.removeForHost(id);
+      await this.rows.remove(id);
+      this.byMac.delete(current.mac);
+      this.notify();
+      return current;
+    });
+  }
+
+  /**
+   * Notes a boot: last_boot_at, last_seen_ip and what iPXE told about the
+   * machine. An unknown MAC is recorded as a discovered host when `discover`
+   * is set (settings netboot.record_unknown_hosts); else nothing is stored and
+   * the result is null.
+   */
+  recordBoot(mac: string, seen: BootObservation, options: { discover: boolean }): Promise<Host | null> {
+    return this.queue.run(async () => {
+      const canonical = normalizeMac(mac);
+      if (canonical === null) return null;
+      const stamp = nowIso(seen.at);
+      const known = this.findByMac(canonical);
+      if (known) {
+        const updated = await this.rows.update(known.id, {
+          last_boot_at: stamp,
+          last_seen_ip: seen.ip,
+          ...(seen.arch !== null ? { arch: seen.arch } : {}),
+          ...(seen.platform !== null ? { platform: seen.platform } : {}),
+        });
+        this.notify();
+        return updated ?? null;
+      }
+      if (!options.discover) return null;
+      const host = await this.rows.insert({
+        mac: canonical,
+        hostname: null,
+        ip: null,
+        profile_id: null,
+        group: null,
+        tags: [],
+        description: '',
+        arch: seen.arch,
+        platform: seen.platform,
+        enabled: true,
+        discovered: true,
+        last_boot_at: stamp,
+        last_seen_ip: seen.ip,
+      });
+      this.byMac.set(host.mac, host.id);
+      this.log.info(`discovered host ${host.mac} at ${seen.ip}`);
+      this.events.emit({
+        kind: 'host.discovered',
+        message: `unknown machine ${host.mac} booted from ${seen.ip}; recorded as discovered host ${host.id}`,
+        mac: host.mac,
+        ip: seen.ip,
+        host_id: host.id,
+        detail: { arch: seen.arch, platform: seen.platform },
+      });
+      this.notify();
+      return host;
+    });
+  }
+
+  private assertMacFree(mac: string, selfId: number | null): void {
+    const owner = this.byMac.get(mac);
+    if (owner !== undefined && owner !== selfId) {
+      throw conflict(`a host with MAC ${mac} already exists (id ${owner})`, [{ field: 'body.mac', message: `${mac} belongs to host ${owner}` }]);
+    }
+  }
+
+  private assertProfile(profileId: number | null | undefined): void {
+    if (profileId !== undefined && profileId !== null && !this.profileExists(profileId)) {
+      throw invalid('body.profile_id', `profile ${profileId} does not exist`);
+    }
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.log.warn(`host change listener failed: ${errorMessage(err)}`);
+      }
+    }
+  }
+}
+
+/** `{a: undefined}` in a patch must not erase `a`. */
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,71 @@
+import { AppError, type FieldError } from '../core/errors.js';
+import { normalizeMac } from '../core/mac.js';
+import { ipFamily, normalizeIp } from '../network/ip-math.js';
+import type { HostInput } from './host-types.js';
+
+/** RFC 1123 §2.1 label: letters, digits, inner hyphens, at most 63 characters. */
+const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+/** Group names and tags: short words people type and filter by. */
+export const GROUP_PATTERN = '^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$';
+export const TAG_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$';
+/** iPXE `${buildarch}` values: i386, x86_64, arm32, arm64, riscv64, loong64… */
+export const ARCH_PATTERN = '^[a-z0-9_]{1,16}$';
+
+const GROUP = new RegExp(GROUP_PATTERN);
+const TAG = new RegExp(TAG_PATTERN);
+
+/**
+ * Checks the rules JSON Schema cannot say and returns the input in canonical
+ * form (MAC lowercase-colon, hostname lowercase, IP canonical). Throws one
+ * VALIDATION_FAILED listing every bad field.
+ */
+export function normalizeHostInput(input: HostInput): HostInput {
+  const errors: FieldError[] = [];
+  const out: HostInput = { ...input };
+  if (input.mac !== undefined) {
+    const mac = normalizeMac(input.mac);
+    if (mac === null) errors.push({ field: 'body.mac', message: `"${input.mac}" is not a MAC address` });
+    else if (mac === '00:00:00:00:00:00' || mac === 'ff:ff:ff:ff:ff:ff') errors.push({ field: 'body.mac', message: `${mac} is not a machine's address` });
+    else out.mac = mac;
+  }
+  if (input.hostname !== undefined && input.hostname !== null) {
+    const hostname = input.hostname.trim().toLowerCase().replace(/\.$/, '');
+    if (!isHostName(hostname)) {
+      errors.push({ field: 'body.hostname', message: 'must be a host name (RFC 1123): dot-separated labels of letters, digits and inner hyphens' });
+    } else out.hostname = hostname;
+  }
+  if (input.ip !== undefined && input.ip !== null) {
+    const ip = normalizeIp(input.ip.trim());
+    if (ip === null || ipFamily(ip) !== 'ipv4') errors.push({ field: 'body.ip', message: `"${input.ip}" is not an IPv4 address` });
+    else if (ip === '0.0.0.0' || ip === '255.255.255.255' || ip.startsWith('127.')) errors.push({ field: 'body.ip', message: `${ip} cannot be a host's address` });
+    else out.ip = ip;
+  }
+  if (input.group !== undefined && input.group !== null) {
+    const group = input.group.trim();
+    if (!GROUP.test(group)) errors.push({ field: 'body.group', message: 'must be 1-64 characters: letters, digits, space . _ -, starting with a letter or digit' });
+    else out.group = group;
+  }
+  if (input.tags !== undefined) {
+    const seen = new Set<string>();
+    input.tags.forEach((tag, index) => {
+      if (!TAG.test(tag)) errors.push({ field: `body.tags.${index}`, message: 'must be 1-64 characters: letters, digits . _ : -' });
+      else if (seen.has(tag.toLowerCase())) errors.push({ field: `body.tags.${index}`, message: `"${tag}" is listed twice` });
+      seen.add(tag.toLowerCase());
+    });
+  }
+  if (errors.length > 0) throw validationError(errors);
+  return out;
+}
+
+export function validationError(errors: FieldError[]): AppError {
+  const [first] = errors;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return new AppError('VALIDATION_FAILED', `${first!.field}: ${first!.message}${more}`, { details: errors });
+}
+
+/** RFC 1123 host name; the last label is not all digits (RFC 3696 §2), so a mistyped address is not a name. */
+function isHostName(text: string): boolean {
+  if (text.length === 0 || text.length > 253) return false;
+  const labels = text.split('.');
+  return labels.every((label) => DNS_LABEL.test(label)) && !/^\d+$/.test(labels[labels.length - 1] ?? '');
+}
