@@ -1,4 +1,10 @@
 import type { AuthService } from '../auth/auth-service.js';
+import type { BootScriptService } from '../boot-scripts/boot-script-service.js';
+import type { HostService } from '../hosts/host-service.js';
+import type { ProfileService } from '../profiles/profile-service.js';
+import type { BootFiles } from '../boot-files/boot-files.js';
+import type { Bootloaders } from '../bootloaders/bootloaders.js';
+import type { TftpSettings } from '../servers/tftp/tftp-settings.js';
 import type { AppConfig } from './config.js';
 import type { LogSink, Logger } from './logger.js';
 import type { BuildInfo } from './version.js';
@@ -10,7 +16,14 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { NetworkService } from '../network/network-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import type { UpdateService } from '../update/update-service.js';
+import type { PowerService } from '../power/power-service.js';
 import type { Store } from '../store/store.js';
+import type { DnsService } from '../servers/dns/dns-service.js';
+import type { AccessPolicy } from '../dhcp/access-policy.js';
+import type { Archmap } from '../dhcp/archmap.js';
+import type { DhcpSettings } from '../dhcp/dhcp-settings.js';
+import type { LeaseDatabase } from '../dhcp/leases.js';
+import type { Reservations } from '../dhcp/reservations.js';
 
 /**
  * The shared operations every area builds on. Route plugins and IPC handlers
@@ -38,5 +51,31 @@ export interface AppContext {
   updates: UpdateService;
   /** Users, sessions, API tokens and login throttling (docs/auth.md). */
   auth: AuthService;
+  /** The boot root (<data-dir>/boot) and the virtual files served from it over TFTP and HTTP (docs/boot-files.md). */
+  bootFiles: BootFiles;
+  /** The bundled boot loaders: manifest, installation into the roots, checks (docs/boot-files.md). */
+  bootloaders: Bootloaders;
+  /** The TFTP server's settings (GET/PUT /services/tftp); the root defaults to the boot root. */
+  tftpSettings: TftpSettings;
+  /** MAC access control (blacklist, whitelist mode, unauthorized devices); the boot chain asks isAllowed(mac) (docs/dhcp.md). */
+  access: AccessPolicy;
+  /** DHCP reservations, also linked to host records through setForHost/removeForHost. */
+  reservations: Reservations;
+  /** Option 93 architecture → first-stage boot file map. */
+  archmap: Archmap;
+  /** DHCP settings: modes per interface, subnets, ranges, options. */
+  dhcpSettings: DhcpSettings;
+  /** The DHCP lease table and its journal. */
+  leases: LeaseDatabase;
+  /** Machines known by MAC: profile, fixed IP, what their last boot taught us (docs/hosts-and-profiles.md). */
+  hosts: HostService;
+  /** Boot profiles and their versioned scripts. */
+  profiles: ProfileService;
+  /** The iPXE entry script and per-host scripts, and the boot-config preview. */
+  bootScripts: BootScriptService;
+  /** The DNS server: settings, explicit records, derived-name sources (docs/dns.md). */
+  dns: DnsService;
+  /** Wake-on-LAN (history, schedules) and BMC power control over IPMI and Redfish (docs/power.md). */
+  power: PowerService;
   startedAt: Date;
 }

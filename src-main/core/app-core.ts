@@ -6,13 +6,23 @@ import type { Authenticator } from '../api/access.js';
 import { buildHttpApp, type ApiApp, type RequestGuard } from '../api/http-app.js';
 import { API_ROUTE_PLUGINS } from '../api/routes/index.js';
 import { AuthService } from '../auth/auth-service.js';
+import { BootFiles } from '../boot-files/boot-files.js';
+import { httpBootPlugin } from '../boot-files/http-boot-plugin.js';
+import { archmapFileRefs } from '../bootloaders/archmap-refs.js';
+import { Bootloaders, defaultBootloaderDir } from '../bootloaders/bootloaders.js';
+import { bootScriptProvider, createBootArea } from '../boot-scripts/index.js';
+import { createDhcpArea } from '../dhcp/index.js';
+import { createDhcpService } from '../servers/dhcp/index.js';
 import { EventLog } from '../events/event-log.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { DEFAULT_SSE_SETTINGS, type SseSettings } from '../api/sse.js';
 import { IpcBridge } from '../ipc/ipc-bridge.js';
 import { createStreamHub, type StreamHub } from '../ipc/stream-hub.js';
 import { HttpService } from '../servers/http/http-service.js';
+import { TftpService, type TftpThreading } from '../servers/tftp/tftp-service.js';
+import { TftpSettings } from '../servers/tftp/tftp-settings.js';
 import { ServiceManager } from '../services/service-manager.js';
+import { DnsService } from '../servers/dns/dns-service.js';
 import { Store } from '../store/store.js';
 import { rootMetricsRoutes } from '../api/routes/metrics.js';
 import { registerCoreMetrics } from '../metrics/core-metrics.js';
@@ -23,6 +33,8 @@ import { NetworkService } from '../network/network-service.js';
 import { applyLoggingSettings } from '../settings/apply-logging-settings.js';
 import { SettingsService } from '../settings/settings-service.js';
 import { UpdateService } from '../update/update-service.js';
+import { hostDirectoryOf } from '../power/host-directory.js';
+import { PowerService, type PowerOptions } from '../power/power-service.js';
 import type { AppContext } from './app-context.js';
 import type { AppConfig } from './config.js';
 import { LogSink } from './logger.js';
@@ -52,6 +64,14 @@ export interface AppCoreOptions {
   updateTimeoutMs?: number;
   /** Replaces reading the machine's interfaces (tests feed fixture NICs). */
   nicReader?: NicReader;
+  /** Power area seams (tests): scheduler clock, WOL transport, BMC timing and connector. */
+  power?: PowerOptions;
+  /** Directory of the bundled boot loaders and their manifest; default resources/bootloaders. */
+  bootloaderDir?: string;
+  /** Where the TFTP server runs: its own worker thread (default) or the main thread. */
+  tftpThreading?: TftpThreading;
+  /** DNS worker threads (default: one per core, at most 4, where SO_REUSEPORT is available; else 1). */
+  dnsWorkers?: number;
 }
 
 /**
@@ -110,8 +130,40 @@ export class AppCore {
       ...(options.updateTimeoutMs !== undefined ? { timeoutMs: options.updateTimeoutMs } : {}),
     });
     const auth = await AuthService.create({ store, events, log, config, ...(options.allowedHosts ? { extraHosts: options.allowedHosts } : {}) });
+    const dhcp = await createDhcpArea({ store, network, log, dataDir: config.dataDir });
+    // Rendered scripts name the HTTP port; it is read at render time because with port 0 (tests) it is known only once listening.
+    const listening: { app: ApiApp | null } = { app: null };
+    const boot = createBootArea({
+      store,
+      events,
+      log,
+      settings,
+      network,
+      metrics,
+      http: {
+        scheme: config.tlsCert && config.tlsKey ? 'https' : 'http',
+        listenHost: config.listen.host,
+        port: () => {
+          const address = listening.app?.server.address();
+          return address && typeof address === 'object' ? address.port : config.listen.port;
+        },
+      },
+      reservations: () => dhcp.reservations,
+      access: () => dhcp.access,
+    });
     // general.allowed_hosts feeds the Host guard; IPv6 literals go in brackets, as in a Host header.
     auth.hosts.addSource(() => settings.general().allowed_hosts.map((host) => (host.includes(':') ? `[${host}]` : host)));
+    const bootFiles = new BootFiles({ root: path.join(config.dataDir, 'boot') });
+    const tftpSettings = new TftpSettings(store, bootFiles.root);
+    const bootloaders = await Bootloaders.open({
+      sourceDir: options.bootloaderDir ?? defaultBootloaderDir(),
+      roots: () => [bootFiles.root, tftpSettings.root()],
+      log,
+    });
+    bootloaders.setArchmapSource(() => archmapFileRefs(dhcp.archmap.entries()));
+    const dns = new DnsService({ store, events, log, settings, network, metrics, services, ...(options.dnsWorkers ? { workers: options.dnsWorkers } : {}) });
+    // Hosts are looked up at call time through the finished context.
+    const power = new PowerService({ dataDir: config.dataDir, store, events, log, metrics, network, hosts: () => hostDirectoryOf(ctx) }, options.power);
     const ctx: AppContext = {
       config,
       build,
@@ -121,12 +173,19 @@ export class AppCore {
       events,
       services,
       auth,
+      bootFiles,
+      bootloaders,
+      tftpSettings,
+      ...dhcp,
+      ...boot,
       audit,
       sse: { ...DEFAULT_SSE_SETTINGS, ...options.sse },
       settings,
       network,
       metrics,
       updates,
+      dns,
+      power,
       startedAt: new Date(),
     };
 
@@ -143,17 +202,36 @@ export class AppCore {
       rendererDir,
       apiPlugins: [...API_ROUTE_PLUGINS.map((factory) => factory(ctx)), ...(options.extraApiPlugins ?? [])],
       guards: [...auth.guards, ...(options.guards ?? [])],
-      rootPlugins: [httpMetricsPlugin(metrics), rootMetricsRoutes(ctx)],
+      rootPlugins: [httpMetricsPlugin(metrics), rootMetricsRoutes(ctx), httpBootPlugin(ctx)],
       https,
       version: ctx.build.version,
     });
+    listening.app = http;
+    // The entry script and per-host scripts, served as virtual files over TFTP and HTTP /boot/.
+    ctx.bootFiles.addVirtualProvider(bootScriptProvider(ctx.bootScripts));
     const httpService = new HttpService(http, config.listen, https ? 'https' : 'http');
     services.register(httpService);
+    services.register(
+      createDhcpService(ctx, {
+        scheme: https ? 'https' : 'http',
+        port: () => {
+          const address = http.server.address();
+          return address && typeof address === 'object' ? address.port : config.listen.port;
+        },
+      }),
+    );
+    services.register(
+      new TftpService({ settings: tftpSettings, bootFiles, bootloaders, network, events, metrics, log, ...(options.tftpThreading ? { threading: options.tftpThreading } : {}) }),
+    );
+    services.register(dns.server);
     return new AppCore(ctx, http, httpService, new IpcBridge(http, ipcSecret));
   }
 
   /** Starts HTTP (always) and every service with auto-start on. */
   async start(): Promise<void> {
+    // Missing bundled boot loaders are copied into the boot (and TFTP) root before anything serves them.
+    await this.ctx.bootFiles.ensureRoot();
+    await this.ctx.bootloaders.installMissing();
     await this.ctx.services.start('http');
     const status = this.ctx.services.get('http');
     if (status.state !== 'running') throw new Error(status.last_error ?? 'http service failed to start');
@@ -162,6 +240,7 @@ export class AppCore {
     this.ctx.events.startAgePrune(undefined, pruneFailed);
     this.ctx.audit.startAgePrune(undefined, pruneFailed);
     this.ctx.network.startWatching();
+    await this.ctx.power.start();
   }
 
   /** Stops every service and flushes the store; safe to call twice. */
@@ -169,7 +248,9 @@ export class AppCore {
     this.ctx.events.stopAgePrune();
     this.ctx.audit.stopAgePrune();
     this.ctx.network.stopWatching();
+    await this.ctx.power.stop();
     await this.ctx.services.stopAll();
+    await this.ctx.leases.close();
     await this.ctx.store.close();
   }
 

@@ -1,18 +1,32 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../core/app-context.js';
 import { auditHookPlugin } from '../../audit/audit-hook.js';
+import { accessRoutes } from './access.js';
 import { auditLogRoutes } from './audit-logs.js';
 import { authRoutes } from './auth.js';
+import { bmcRoutes } from './bmc.js';
+import { bootloaderRoutes } from './bootloader.js';
+import { dhcpReservationRoutes } from './dhcp-reservations.js';
+import { dhcpSettingsRoutes } from './dhcp-settings.js';
+import { dnsRecordRoutes } from './dns-records.js';
+import { dnsSettingsRoutes } from './dns-settings.js';
 import { eventRoutes } from './events.js';
+import { hostPowerRoutes } from './host-power.js';
+import { hostRoutes } from './hosts.js';
 import { interfaceRoutes } from './interfaces.js';
+import { ipxeScriptRoutes } from './ipxe-script.js';
+import { leaseRoutes } from './leases.js';
 import { logRoutes } from './logs.js';
 import { metricsRoutes } from './metrics.js';
+import { profileRoutes } from './profiles.js';
 import { serviceRoutes } from './services.js';
 import { settingsRoutes } from './settings.js';
 import { statusRoutes } from './status.js';
+import { tftpSettingsRoutes } from './tftp-settings.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './users.js';
 import { versionRoutes } from './version.js';
+import { wolRoutes } from './wol.js';
 
 /** A resource's routes: a fastify plugin built from the shared operations. */
 export type RoutePluginFactory = (ctx: AppContext) => FastifyPluginAsync;
@@ -33,4 +47,18 @@ export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
   versionRoutes,
   statusRoutes,
   metricsRoutes,
+  dhcpSettingsRoutes,
+  leaseRoutes,
+  dhcpReservationRoutes,
+  accessRoutes,
+  dnsSettingsRoutes,
+  dnsRecordRoutes,
+  tftpSettingsRoutes,
+  bootloaderRoutes,
+  hostRoutes,
+  profileRoutes,
+  ipxeScriptRoutes,
+  wolRoutes,
+  bmcRoutes,
+  hostPowerRoutes,
 ];

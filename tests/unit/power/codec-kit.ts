@@ -1,0 +1,87 @@
+import { expect } from 'vitest';
+import { IpmiDecodeError, type Codec } from '../../../src-main/power/ipmi/codec.js';
+
+/**
+ * The shared round-trip check of a codec (docs/STYLE: like dns-packet):
+ * decode(encode(v)) equals v; the buffer length, the bytes reported and
+ * encodingLength agree; re-encoding is stable; encoding at an offset inside
+ * a larger buffer works and touches nothing around it.
+ */
+export function expectRoundTrip<T>(codec: Codec<T>, value: T): Buffer {
+  const encoded = codec.encode(value);
+  const length = codec.encodingLength(value);
+  expect(encoded.length).toBe(length);
+  expect(codec.encode.bytes).toBe(length);
+  const decoded = codec.decode(encoded);
+  expect(codec.decode.bytes).toBe(length);
+  expect(decoded).toEqual(value);
+  expect(codec.encode(decoded).equals(encoded)).toBe(true);
+
+  const big = Buffer.alloc(length + 9, 0xa5);
+  codec.encode(value, big, 5);
+  expect(codec.encode.bytes).toBe(length);
+  expect(big.subarray(5, 5 + length).equals(encoded)).toBe(true);
+  expect(big.subarray(0, 5).every((byte) => byte === 0xa5)).toBe(true);
+  expect(big.subarray(5 + length).every((byte) => byte === 0xa5)).toBe(true);
+  return encoded;
+}
+
+/** A small deterministic PRNG (mulberry32), so a failing fuzz case can be replayed. */
+export function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function randomBytes(random: () => number, length: number): Buffer {
+  const buf = Buffer.alloc(length);
+  for (let i = 0; i < length; i += 1) buf[i] = Math.floor(random() * 256);
+  return buf;
+}
+
+/** Flips, truncates, extends or overwrites a few bytes of a valid encoding. */
+export function mutate(random: () => number, valid: Buffer): Buffer {
+  const choice = Math.floor(random() * 4);
+  if (choice === 0) return Buffer.from(valid.subarray(0, Math.floor(random() * valid.length)));
+  if (choice === 1) return Buffer.concat([valid, randomBytes(random, 1 + Math.floor(random() * 40))]);
+  const out = Buffer.from(valid);
+  const flips = 1 + Math.floor(random() * 4);
+  for (let i = 0; i < flips && out.length > 0; i += 1) {
+    const at = Math.floor(random() * out.length);
+    out[at] = choice === 2 ? out[at]! ^ (1 << Math.floor(random() * 8)) : Math.floor(random() * 256);
+  }
+  return out;
+}
+
+/**
+ * Feeds random and mutated inputs to a decoder: it must return or throw
+ * `allowed` (the one stable error), never anything else. Bounded.
+ */
+export function fuzzDecoder(
+  name: string,
+  decode: (buf: Buffer) => unknown,
+  seeds: readonly Buffer[],
+  allowed: new (...args: never[]) => Error = IpmiDecodeError,
+  iterations = 2_000,
+): { decoded: number; rejected: number } {
+  const random = prng(name.split('').reduce((sum, char) => (sum * 31 + char.charCodeAt(0)) >>> 0, 7));
+  let decoded = 0;
+  let rejected = 0;
+  for (let i = 0; i < iterations; i += 1) {
+    const seed = seeds[i % Math.max(1, seeds.length)];
+    const input = seed && i % 3 !== 0 ? mutate(random, seed) : randomBytes(random, Math.floor(random() * 96));
+    try {
+      decode(input);
+      decoded += 1;
+    } catch (err) {
+      if (!(err instanceof allowed)) throw new Error(`${name}: input ${input.toString('hex')} threw ${(err as Error).name}: ${(err as Error).message}`);
+      rejected += 1;
+    }
+  }
+  return { decoded, rejected };
+}
