@@ -1,0 +1,12 @@
+export { DnsService, type DnsServiceDeps } from './dns-service.js';
+export { DnsServer, type ZoneSource } from './dns-server.js';
+export { DnsMetrics } from './dns-metrics.js';
+export { QueryHandler, type ReplyChannel } from './query-handler.js';
+export { parseQuery, type ParsedQuery, type QueryProblem } from './query-parser.js';
+export { resolve, type Resolution, type LocalAnswer } from './resolver.js';
+export { Zone, ClientView } from './zone.js';
+export type { ZoneSnapshot, SnapshotRecord, DerivedName } from './zone-snapshot.js';
+export { Forwarder, UPSTREAM_TIMEOUT_MS } from './forwarder.js';
+export { ForwardCache } from './forward-cache.js';
+export { supportsReusePort, defaultWorkerCount } from './runtime-support.js';
+export { launchWorker } from './worker-launcher.js';
