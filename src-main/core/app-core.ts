@@ -72,6 +72,11 @@ export interface AppCoreOptions {
   tftpThreading?: TftpThreading;
   /** DNS worker threads (default: one per core, at most 4, where SO_REUSEPORT is available; else 1). */
   dnsWorkers?: number;
+  /**
+   * Which services start() may auto-start (those whose auto-start flag is on):
+   * all (default), none (tests of the API alone), or only the named ones.
+   */
+  autoStartServices?: boolean | readonly string[];
 }
 
 /**
@@ -85,8 +90,10 @@ export class AppCore {
   readonly ipc: IpcBridge;
   /** Live event and log streams for the IPC transport. */
   readonly streams: StreamHub;
+  private readonly autoStartServices: boolean | readonly string[];
 
-  private constructor(ctx: AppContext, http: ApiApp, httpService: HttpService, ipc: IpcBridge) {
+  private constructor(ctx: AppContext, http: ApiApp, httpService: HttpService, ipc: IpcBridge, autoStartServices: boolean | readonly string[]) {
+    this.autoStartServices = autoStartServices;
     this.ctx = ctx;
     this.http = http;
     this.httpService = httpService;
@@ -224,7 +231,7 @@ export class AppCore {
       new TftpService({ settings: tftpSettings, bootFiles, bootloaders, network, events, metrics, log, ...(options.tftpThreading ? { threading: options.tftpThreading } : {}) }),
     );
     services.register(dns.server);
-    return new AppCore(ctx, http, httpService, new IpcBridge(http, ipcSecret));
+    return new AppCore(ctx, http, httpService, new IpcBridge(http, ipcSecret), options.autoStartServices ?? true);
   }
 
   /** Starts HTTP (always) and every service with auto-start on. */
@@ -235,7 +242,7 @@ export class AppCore {
     await this.ctx.services.start('http');
     const status = this.ctx.services.get('http');
     if (status.state !== 'running') throw new Error(status.last_error ?? 'http service failed to start');
-    await this.ctx.services.startAutoStart();
+    await this.ctx.services.startAutoStart(this.autoStartServices);
     const pruneFailed = (err: unknown) => this.ctx.log.warn(`retention prune failed: ${String(err)}`);
     this.ctx.events.startAgePrune(undefined, pruneFailed);
     this.ctx.audit.startAgePrune(undefined, pruneFailed);

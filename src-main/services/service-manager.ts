@@ -102,9 +102,14 @@ export class ServiceManager {
     return this.get(name);
   }
 
-  /** Starts every service whose auto-start flag is set; failures are recorded, not thrown. */
-  async startAutoStart(): Promise<void> {
+  /**
+   * Starts every service whose auto-start flag is set (optionally only among
+   * `allowed`); failures are recorded as the service's state, not thrown.
+   */
+  async startAutoStart(allowed: boolean | readonly string[] = true): Promise<void> {
+    if (allowed === false) return;
     for (const name of this.names()) {
+      if (Array.isArray(allowed) && !allowed.includes(name)) continue;
       if (this.autoStart(name)) await this.start(name).catch(() => undefined);
     }
   }

@@ -19,7 +19,8 @@ export async function tempDir(prefix = 'bootwright-test-'): Promise<{ dir: strin
 
 /**
  * A core on a temporary data dir, HTTP on 127.0.0.1 with an ephemeral port,
- * no log files, no web UI unless asked. Call start() on it when the test needs sockets.
+ * no log files, no web UI and no auto-started network servers unless asked.
+ * Call start() on it when the test needs sockets.
  */
 export async function createTestCore(
   options: Partial<Omit<AppCoreOptions, 'config'>> & { config?: Partial<AppConfig>; dataDir?: string } = {},
@@ -33,7 +34,8 @@ export async function createTestCore(
     ...options.config,
   };
   const { config: _ignored, dataDir: _dir, ...rest } = options;
-  const core = await AppCore.create({ fileLog: false, rendererDir: null, ...rest, config });
+  // Network servers do not auto-start in tests unless a test asks (they would bind this machine's interfaces).
+  const core = await AppCore.create({ fileLog: false, rendererDir: null, autoStartServices: false, ...rest, config });
   let closed = false;
   return {
     core,

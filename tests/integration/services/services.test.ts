@@ -43,10 +43,10 @@ describe('service lifecycle', () => {
     const t = await coreWith(new UdpEchoService('echo', 0));
     const res = await call(t, 'GET', '/api/v1/services');
     expect(res.status).toBe(200);
-    const names = (res.body.data as unknown as { name: string }[]).map((s) => s.name);
-    expect(names).toEqual(['http', 'echo']);
-    expect(res.body.data[0]).toMatchObject({ name: 'http', state: 'running', protected: true, last_error: null });
-    expect(res.body.data[1]).toMatchObject({ name: 'echo', state: 'stopped', auto_start: false, listen: [] });
+    const rows = res.body.data as unknown as { name: string }[];
+    expect(rows.map((s) => s.name)).toEqual(expect.arrayContaining(['http', 'dns', 'dhcp', 'tftp', 'echo']));
+    expect(rows.find((s) => s.name === 'http')).toMatchObject({ state: 'running', protected: true, last_error: null });
+    expect(rows.find((s) => s.name === 'echo')).toMatchObject({ state: 'stopped', auto_start: false, listen: [] });
   });
 
   it('starts and stops a real UDP server; both are idempotent', async () => {
@@ -99,7 +99,7 @@ describe('service lifecycle', () => {
     expect((await call(t, 'PUT', '/api/v1/services/echo/auto-start', { auto_start: 'yes' })).status).toBe(400);
     await t.core.stop();
 
-    const again = await createTestCore({ dataDir: t.dataDir });
+    const again = await createTestCore({ dataDir: t.dataDir, autoStartServices: ['echo'] });
     opened.push(again, t);
     again.core.ctx.services.register(new UdpEchoService('echo', 0));
     await again.core.start();

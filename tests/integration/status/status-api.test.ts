@@ -24,11 +24,13 @@ describe('GET /status', () => {
       version: t.core.ctx.build.version,
       server_name: 'pxe-status',
       started_at: t.core.ctx.startedAt.toISOString(),
-      services: { by_state: { running: 1, stopped: 0, starting: 0, stopping: 0, failed: 0 } },
+      // Only http auto-starts in test cores; the network servers are registered and stopped.
+      services: { by_state: { running: 1, starting: 0, stopping: 0, failed: 0 } },
       data_dir: { path: t.dataDir, usage_truncated: false },
     });
     expect(data.uptime_seconds).toBeGreaterThanOrEqual(0);
     expect(data.services.total).toBe(data.services.list.length);
+    expect(data.services.by_state.stopped).toBe(data.services.total - 1);
     expect(data.services.list.map((s: { name: string }) => s.name)).toContain('http');
     expect(data.data_dir.bytes_used).toBeGreaterThanOrEqual(300_000);
     expect(data.data_dir.fs_total_bytes).toBeGreaterThanOrEqual(data.data_dir.fs_free_bytes);
