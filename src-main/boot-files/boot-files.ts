@@ -1,0 +1,59 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { normalizeBootPath, resolveInsideRoot, type RefusalReason } from './path-confinement.js';
+import { VirtualFileRegistry, type BootClient, type VirtualFileProvider } from './virtual-files.js';
+
+/** What a client's request for a boot file resolves to. */
+export type BootFileLookup =
+  | { kind: 'virtual'; path: string; content: Buffer; contentType: string }
+  | { kind: 'disk'; path: string; absolute: string; size: number; mtime: Date }
+  | { kind: 'refused'; reason: RefusalReason; message: string };
+
+/**
+ * The boot root (`<data-dir>/boot`, served over HTTP at /boot/ and the TFTP
+ * root by default) and the virtual files served next to it. Both servers ask
+ * this one place, so confinement and virtual files behave the same on both.
+ */
+export class BootFiles {
+  readonly root: string;
+  private readonly virtual = new VirtualFileRegistry();
+
+  constructor(options: { root: string }) {
+    this.root = options.root;
+  }
+
+  /** Creates the boot root when missing. */
+  async ensureRoot(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+  }
+
+  /** Registers a generator of per-client files (consulted before the disk); returns the function that removes it. */
+  addVirtualProvider(provider: VirtualFileProvider): () => void {
+    return this.virtual.add(provider);
+  }
+
+  hasVirtualProviders(): boolean {
+    return this.virtual.size() > 0;
+  }
+
+  /** A virtual file for an already normalised path, or null. Provider errors propagate. */
+  resolveVirtual(relative: string, client: BootClient) {
+    return this.virtual.resolve(relative, client);
+  }
+
+  /**
+   * Resolves a client's path: confinement first (refused paths never reach a
+   * provider), then the virtual providers, then a regular file under `root`
+   * (default: the boot root).
+   */
+  async lookup(requested: string, client: BootClient, root: string = this.root): Promise<BootFileLookup> {
+    const normalized = normalizeBootPath(requested);
+    if (!normalized.ok) return { kind: 'refused', reason: normalized.reason, message: normalized.message };
+    const generated = await this.virtual.resolve(normalized.path, client);
+    if (generated) return { kind: 'virtual', path: normalized.path, content: generated.content, contentType: generated.contentType };
+    const confined = await resolveInsideRoot(root, normalized.path);
+    if (!confined.ok) return { kind: 'refused', reason: confined.reason, message: confined.message };
+    const info = await stat(confined.absolute).catch(() => null);
+    if (!info || !info.isFile()) return { kind: 'refused', reason: 'not-found', message: 'file not found' };
+    return { kind: 'disk', path: normalized.path, absolute: confined.absolute, size: info.size, mtime: info.mtime };
+  }
+}

@@ -1,0 +1,253 @@
+import { existsSync } from 'node:fs';
+import { copyFile, lstat, mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { normalizeBootPath, resolveInsideRoot } from '../boot-files/path-confinement.js';
+import { PROJECT_ROOT } from '../core/version.js';
+import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { inspectBootFile, type BootFileInspection, type BootFileProblem } from './boot-file-check.js';
+import type { ArchmapFileRef } from './archmap-refs.js';
+import { expectedFor, expectedFromName } from './file-format.js';
+import { loadManifest, type BootFileFormat, type BootloaderManifestEntry } from './manifest.js';
+
+
+/** GET /bootloader/files: one bundled boot loader and whether every served root has it. */
+export interface BootloaderFileView {
+  name: string;
+  architecture: string;
+  format: string;
+  optional: boolean;
+  description: string;
+  size: number;
+  sha256: string;
+  present: boolean;
+  source: { package: string; version: string; path: string };
+}
+
+/** One file checked in one root. */
+export interface BootFileCheck extends BootFileInspection {
+  name: string;
+  root: string;
+  architecture: string | null;
+  bundled: boolean;
+  optional: boolean;
+  /** Why it was checked: the archmap refers to it, it is a required bundled file, or it was asked for. */
+  referenced_by: ('archmap' | 'manifest' | 'request')[];
+  ok: boolean;
+}
+
+export interface BootloaderCheckReport {
+  ok: boolean;
+  checked_at: string;
+  files: BootFileCheck[];
+  /** Every problem of every file; `ok` is false when any has severity error. */
+  problems: (BootFileProblem & { name: string; root: string })[];
+}
+
+export const RESTORE_HINT = 'restart the TFTP service (POST /api/v1/services/tftp/restart) or Bootwright: missing bundled boot loaders are copied back at start';
+
+/** Where the bundled boot loaders are: next to a packaged app's resources, else the repository's resources/bootloaders. */
+export function defaultBootloaderDir(): string {
+  const resourcesPath = (process as NodeJS.Process & { resourcesPath?: string }).resourcesPath;
+  if (resourcesPath) {
+    const packaged = path.join(resourcesPath, 'bootloaders');
+    if (existsSync(packaged)) return packaged;
+  }
+  return path.join(PROJECT_ROOT, 'resources', 'bootloaders');
+}
+
+/**
+ * The bundled iPXE builds (and the optional Secure Boot chain): their
+ * manifest, their installation into the boot roots, and the checks of what
+ * clients will fetch.
+ */
+export class Bootloaders {
+  readonly sourceDir: string;
+  private readonly entries: BootloaderManifestEntry[];
+  private readonly manifestProblem: string | null;
+  private readonly roots: () => string[];
+  private archmap: (() => ArchmapFileRef[]) | null = null;
+  private readonly log: Logger;
+
+  private constructor(deps: { sourceDir: string; entries: BootloaderManifestEntry[]; manifestProblem: string | null; roots: () => string[]; log: Logger }) {
+    this.sourceDir = deps.sourceDir;
+    this.entries = deps.entries;
+    this.manifestProblem = deps.manifestProblem;
+    this.roots = deps.roots;
+    this.log = deps.log;
+  }
+
+  /**
+   * Reads the manifest in `sourceDir`. A missing or broken manifest is logged
+   * and reported by the checks; the server still runs (the technician may
+   * bring their own boot loaders).
+   */
+  static async open(deps: { sourceDir: string; roots: () => string[]; log: Logger }): Promise<Bootloaders> {
+    const log = deps.log.scope('bootloaders');
+    try {
+      const manifest = await loadManifest(deps.sourceDir);
+      return new Bootloaders({ ...deps, log, entries: manifest.files, manifestProblem: null });
+    } catch (err) {
+      const problem = `bundled boot loaders unavailable: ${errorMessage(err)}`;
+      log.error(problem);
+      return new Bootloaders({ ...deps, log, entries: [], manifestProblem: problem });
+    }
+  }
+
+  /** Lets the DHCP archmap say which files clients are sent to (checked by check()). */
+  setArchmapSource(source: () => ArchmapFileRef[]): void {
+    this.archmap = source;
+  }
+
+  manifest(): readonly BootloaderManifestEntry[] {
+    return this.entries;
+  }
+
+  /** The distinct roots clients fetch from (the boot root, and the TFTP root when it differs). */
+  servedRoots(): string[] {
+    return [...new Set(this.roots().map((root) => path.resolve(root)))];
+  }
+
+  async files(): Promise<BootloaderFileView[]> {
+    const roots = this.servedRoots();
+    return Promise.all(
+      this.entries.map(async (entry) => ({
+        name: entry.name,
+        architecture: entry.architecture,
+        format: entry.format,
+        optional: entry.optional,
+        description: entry.description,
+        size: entry.size,
+        sha256: entry.sha256,
+        source: entry.source,
+        present: (await Promise.all(roots.map((root) => isPresent(root, entry.name)))).every(Boolean),
+      })),
+    );
+  }
+
+  /**
+   * Copies every bundled file missing from each root (to a temporary name,
+   * then renamed, so a client never fetches half a file). Files that exist
+   * are left alone, even when they differ: the checks report that.
+   */
+  async installMissing(roots: string[] = this.servedRoots()): Promise<string[]> {
+    const installed: string[] = [];
+    for (const root of roots) {
+      await mkdir(root, { recursive: true });
+      for (const entry of this.entries) {
+        const target = path.join(root, entry.name);
+        if (await isPresent(root, entry.name)) continue;
+        const temporary = path.join(root, `.${entry.name}.${process.pid}.tmp`);
+        try {
+          await copyFile(path.join(this.sourceDir, entry.name), temporary);
+          await rename(temporary, target);
+          installed.push(target);
+        } catch (err) {
+          await rm(temporary, { force: true });
+          this.log.warn(`could not install ${entry.name} into ${root}: ${errorMessage(err)}`);
+        }
+      }
+    }
+    if (installed.length > 0) this.log.info(`installed ${installed.length} bundled boot loader file(s)`, { files: installed });
+    return installed;
+  }
+
+  /**
+   * Checks every file the archmap refers to (until an archmap is attached:
+   * the required bundled files) in every served root.
+   */
+  async check(now: Date = new Date()): Promise<BootloaderCheckReport> {
+    const wanted = new Map<string, Wanted>();
+    const archmap = this.archmap?.() ?? null;
+    if (archmap) {
+      for (const ref of archmap) {
+        const item = wanted.get(ref.file);
+        if (item) item.architecture ??= ref.architecture;
+        else wanted.set(ref.file, { architecture: ref.architecture, expectation: { format: ref.format, machine: ref.machine }, referenced: ['archmap'] });
+      }
+    } else {
+      for (const entry of this.entries) {
+        if (!entry.optional) wanted.set(entry.name, { architecture: entry.architecture, expectation: null, referenced: ['manifest'] });
+      }
+    }
+    const files: BootFileCheck[] = [];
+    for (const root of this.servedRoots()) {
+      for (const [name, item] of wanted) files.push(await this.checkIn(root, name, item));
+    }
+    const problems = files.flatMap((file) => file.problems.map((problem) => ({ ...problem, name: file.name, root: file.root })));
+    if (this.manifestProblem) {
+      problems.unshift({
+        code: 'missing',
+        severity: 'error',
+        name: 'manifest.json',
+        root: this.sourceDir,
+        message: this.manifestProblem,
+        fix: 'reinstall Bootwright, or in a source checkout run node scripts/fetch-bootloaders.mjs',
+      });
+    }
+    return { ok: problems.every((problem) => problem.severity !== 'error'), checked_at: now.toISOString(), files, problems };
+  }
+
+  /** Checks one named file in every served root. */
+  async checkFile(name: string): Promise<BootFileCheck[]> {
+    const ref = this.archmap?.().find((candidate) => candidate.file === name);
+    const item: Wanted = ref
+      ? { architecture: ref.architecture, expectation: { format: ref.format, machine: ref.machine }, referenced: ['archmap', 'request'] }
+      : { architecture: null, expectation: null, referenced: ['request'] };
+    const results: BootFileCheck[] = [];
+    for (const root of this.servedRoots()) results.push(await this.checkIn(root, name, item));
+    return results;
+  }
+
+  private async checkIn(root: string, name: string, item: Wanted): Promise<BootFileCheck> {
+    const entry = this.entries.find((candidate) => candidate.name === name);
+    const architecture = item.architecture ?? entry?.architecture ?? null;
+    const base = { name, root, architecture, bundled: entry !== undefined, optional: entry?.optional ?? false, referenced_by: item.referenced };
+    const expectation =
+      item.expectation ?? (entry ? expectedFor(entry.architecture) : null) ?? expectedFromName(name) ?? { format: null, machine: null };
+    const normalized = normalizeBootPath(name);
+    if (!normalized.ok) {
+      const problem: BootFileProblem = { code: 'outside_root', severity: 'error', message: `${name} is not a path inside the boot root (${normalized.message})`, fix: 'use a path relative to the boot root, with forward slashes and no ".."' };
+      return { ...base, ...emptyInspection(), problems: [problem], ok: false };
+    }
+    const confined = await resolveInsideRoot(root, normalized.path);
+    if (!confined.ok && confined.reason === 'forbidden') {
+      const problem: BootFileProblem = { code: 'outside_root', severity: 'error', message: `${name} resolves outside ${root} (a symlink that leaves the root)`, fix: 'replace the symlink with the file itself: clients are refused files outside the root' };
+      return { ...base, ...emptyInspection(), present: true, problems: [problem], ok: false };
+    }
+    const absolute = confined.ok ? confined.absolute : path.join(root, normalized.path);
+    const inspection = await inspectBootFile(
+      absolute,
+      name,
+      {
+        format: expectation.format,
+        machine: expectation.machine,
+        sha256: entry?.sha256 ?? null,
+        bundledFrom: entry ? `${entry.source.package} ${entry.source.version}` : null,
+      },
+      RESTORE_HINT,
+    );
+    // Asked about by name, a missing file is an error whether or not Bootwright ships it.
+    if (item.referenced.includes('request')) for (const problem of inspection.problems) problem.severity = 'error';
+    return { ...base, ...inspection, ok: inspection.problems.every((problem) => problem.severity !== 'error') };
+  }
+}
+
+interface Wanted {
+  architecture: string | null;
+  expectation: { format: BootFileFormat | null; machine: string | null } | null;
+  referenced: BootFileCheck['referenced_by'];
+}
+
+function emptyInspection(): BootFileInspection {
+  return { present: false, readable: false, size: null, format: null, sha256: null, checksum: 'unknown', problems: [] };
+}
+
+async function isPresent(root: string, name: string): Promise<boolean> {
+  try {
+    await lstat(path.join(root, name));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,76 @@
+import { open } from 'node:fs/promises';
+import { normalizeBootPath, resolveInsideRoot } from '../../boot-files/path-confinement.js';
+import type { VirtualFile } from '../../boot-files/virtual-files.js';
+import { FileSource, MemorySource, type ByteSource } from './byte-source.js';
+import type { ChunkCache } from './chunk-cache.js';
+import { toNetascii } from './netascii.js';
+import { TFTP_ERROR, TFTP_ERRORS, type TftpErrorCode } from './tftp-constants.js';
+import type { TftpClient } from './tftp-server.js';
+
+/** Largest file sent in netascii mode (it is converted in memory). */
+export const NETASCII_MAX_BYTES = 16 * 1024 * 1024;
+
+/** A request answered with an ERROR packet before any data. */
+export class RequestRefusal extends Error {
+  readonly code: TftpErrorCode;
+  constructor(code: TftpErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export interface SourceOptions {
+  root: string;
+  netascii: boolean;
+  cache: ChunkCache;
+  resolveVirtual?: (path: string, client: TftpClient) => Promise<VirtualFile | null>;
+}
+
+export interface OpenedSource {
+  source: ByteSource;
+  /** The normalised path, as events report it. */
+  path: string;
+  virtual: boolean;
+}
+
+const accessViolation = () => new RequestRefusal(TFTP_ERROR.ACCESS_VIOLATION, TFTP_ERRORS[TFTP_ERROR.ACCESS_VIOLATION].message);
+const notFound = () => new RequestRefusal(TFTP_ERROR.FILE_NOT_FOUND, TFTP_ERRORS[TFTP_ERROR.FILE_NOT_FOUND].message);
+
+/**
+ * What a read request gets: refused paths first (before any provider sees
+ * them), then a virtual file, then a regular file under the root, opened once
+ * and read through that handle. Netascii content is converted in memory.
+ */
+export async function openRequestSource(requested: string, client: TftpClient, options: SourceOptions): Promise<OpenedSource> {
+  const normalized = normalizeBootPath(requested);
+  if (!normalized.ok) {
+    throw normalized.reason === 'forbidden' ? accessViolation() : notFound();
+  }
+  const path = normalized.path;
+  const generated = options.resolveVirtual ? await options.resolveVirtual(path, client) : null;
+  if (generated) {
+    return { source: new MemorySource(options.netascii ? toNetascii(generated.content) : generated.content), path, virtual: true };
+  }
+  const confined = await resolveInsideRoot(options.root, path);
+  if (!confined.ok) {
+    throw confined.reason === 'forbidden' ? accessViolation() : notFound();
+  }
+  const handle = await open(confined.absolute, 'r').catch((err: unknown) => {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw code === 'EACCES' || code === 'EPERM' ? accessViolation() : notFound();
+  });
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw notFound();
+    if (!options.netascii) return { source: new FileSource(handle, stats, options.cache), path, virtual: false };
+    if (stats.size > NETASCII_MAX_BYTES) {
+      throw new RequestRefusal(TFTP_ERROR.NOT_DEFINED, `netascii transfers are limited to ${NETASCII_MAX_BYTES} bytes; use octet mode`);
+    }
+    const content = toNetascii(await handle.readFile());
+    await handle.close();
+    return { source: new MemorySource(content), path, virtual: false };
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw err;
+  }
+}
