@@ -96,10 +96,42 @@ async function serve(ctx: AppContext, log: AppContext['log'], request: BootReque
     if (head || length === 0) return reply.send();
     // The stream owns the descriptor from here: it closes it when done, and fastify destroys it if the client goes away.
     streaming = true;
+    reportTransfer(ctx, reply, { ip: client.ip, file: found.path, bytes: length, range: range !== null });
     return reply.send(createReadStream('', { fd, start, end, highWaterMark: STREAM_CHUNK_BYTES, autoClose: true }));
   } finally {
     if (!streaming) closeFile(fd, () => undefined);
   }
+}
+
+/**
+ * Emits `http.transfer.completed` when the last byte of a boot file left, or
+ * `http.transfer.failed` when the client went away first (the HTTP twin of
+ * the TFTP transfer events; a technician sees whether a kernel or initrd
+ * arrived whole). Only when someone listens or the log keeps events: always.
+ */
+function reportTransfer(ctx: AppContext, reply: FastifyReply, transfer: { ip: string; file: string; bytes: number; range: boolean }): void {
+  const started = Date.now();
+  const res = reply.raw;
+  let finished = false;
+  res.once('finish', () => {
+    finished = true;
+    ctx.events.emit({
+      kind: 'http.transfer.completed',
+      ip: transfer.ip,
+      message: `${transfer.ip} received ${transfer.file} over HTTP (${transfer.bytes} bytes)`,
+      detail: { file: transfer.file, bytes: transfer.bytes, range: transfer.range, duration_ms: Date.now() - started },
+    });
+  });
+  res.once('close', () => {
+    if (finished) return;
+    ctx.events.emit({
+      kind: 'http.transfer.failed',
+      level: 'warn',
+      ip: transfer.ip,
+      message: `${transfer.ip} stopped receiving ${transfer.file} over HTTP before the end`,
+      detail: { file: transfer.file, bytes: transfer.bytes, range: transfer.range, duration_ms: Date.now() - started },
+    });
+  });
 }
 
 /**

@@ -11,7 +11,8 @@ import { httpBootPlugin } from '../boot-files/http-boot-plugin.js';
 import { archmapFileRefs } from '../bootloaders/archmap-refs.js';
 import { Bootloaders, defaultBootloaderDir } from '../bootloaders/bootloaders.js';
 import { bootScriptProvider, createBootArea } from '../boot-scripts/index.js';
-import { createDhcpArea } from '../dhcp/index.js';
+import { createDhcpArea, leaseNameSource } from '../dhcp/index.js';
+import { hostNameSource } from '../hosts/index.js';
 import { createDhcpService } from '../servers/dhcp/index.js';
 import { EventLog } from '../events/event-log.js';
 import { AuditLog } from '../audit/audit-log.js';
@@ -169,6 +170,9 @@ export class AppCore {
     });
     bootloaders.setArchmapSource(() => archmapFileRefs(dhcp.archmap.entries()));
     const dns = new DnsService({ store, events, log, settings, network, metrics, services, ...(options.dnsWorkers ? { workers: options.dnsWorkers } : {}) });
+    // Hosts and active leases with a hostname answer in DNS as <hostname>.<local_domain> (explicit records win).
+    dns.addNameSource(hostNameSource(boot.hosts));
+    dns.addNameSource(leaseNameSource(dhcp.leases));
     // Hosts are looked up at call time through the finished context.
     const power = new PowerService({ dataDir: config.dataDir, store, events, log, metrics, network, hosts: () => hostDirectoryOf(ctx) }, options.power);
     const ctx: AppContext = {

@@ -39,6 +39,8 @@ export const KNOWN_EVENT_KINDS = {
   'host.discovered': 'An unknown machine booted and was recorded as a discovered host; mac, ip, host_id; detail: arch, platform',
   'tftp.transfer.started': 'A TFTP client began receiving a file (first DATA sent); ip; detail: transfer_id, client, file, size, mode, virtual, blksize, windowsize',
   'tftp.transfer.completed': 'A TFTP client received a whole file; ip; detail: as started plus bytes, duration_ms, retransmits',
+  'http.transfer.completed': 'An HTTP client received a whole boot file from /boot/; ip; detail: file, bytes, range, duration_ms',
+  'http.transfer.failed': 'An HTTP client went away before the end of a boot file (warn); ip; detail: file, bytes (expected), range, duration_ms',
   'tftp.transfer.failed': 'A TFTP request was refused or a transfer failed (warn); ip; detail: client, file, bytes, duration_ms, error (and error_code when refused)',
   'wol.sent': 'A Wake-on-LAN magic packet was sent; mac, host_id; detail: history_id, interfaces, port, trigger, user',
   'wol.failed': 'A Wake-on-LAN attempt sent nothing (no MAC, no interface on the subnet, socket error) (warn); mac, host_id; detail: history_id, trigger, user, error',

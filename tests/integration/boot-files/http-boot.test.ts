@@ -35,6 +35,14 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('HTTP boot files under /boot/ (public)', () => {
   it('serves a file without credentials, with Content-Length, type, ETag and Accept-Ranges', async () => {
     const res = await fetch(`${base}/hello.ipxe`);
@@ -50,6 +58,22 @@ describe('HTTP boot files under /boot/ (public)', () => {
     const res = await fetch(`${base}/images/initrd.img`);
     expect(res.headers.get('content-length')).toBe(String(BIG.length));
     expect(Buffer.from(await res.arrayBuffer()).equals(BIG)).toBe(true);
+  });
+
+  it('reports a whole transfer as http.transfer.completed and an abandoned one as http.transfer.failed', async () => {
+    const kinds = () => t.core.ctx.events.all().filter((event) => event.kind.startsWith('http.transfer.'));
+    const before = kinds().length;
+    await (await fetch(`${base}/images/initrd.img`)).arrayBuffer();
+    await waitFor(() => kinds().length > before);
+    expect(kinds().at(-1)).toMatchObject({ kind: 'http.transfer.completed', ip: '127.0.0.1', detail: { file: 'images/initrd.img', bytes: BIG.length, range: false } });
+
+    const aborted = new AbortController();
+    const partial = await fetch(`${base}/images/initrd.img`, { signal: aborted.signal });
+    const reader = partial.body!.getReader();
+    await reader.read();
+    aborted.abort();
+    await waitFor(() => kinds().at(-1)?.kind === 'http.transfer.failed');
+    expect(kinds().at(-1)).toMatchObject({ level: 'warn', detail: { file: 'images/initrd.img' } });
   });
 
   it('answers HEAD with the headers of GET and no body', async () => {
