@@ -8,11 +8,16 @@ export const IPXE_SHEBANG = '#!ipxe';
 
 /**
  * The query that identifies a machine to its per-host script. iPXE expands
- * each `${…}` on the client; `:uristring` percent-encodes the value so a
- * serial number with spaces or `&` cannot break the URL (https://ipxe.org/cfg/uristring).
+ * each `${…}` on the client. `:uristring` percent-encodes string settings so
+ * a serial number with spaces or `&` cannot break the URL
+ * (https://ipxe.org/cfg/uristring). It must not be applied to `mac` and
+ * `uuid`: those are binary settings, and `:uristring` encodes their raw
+ * bytes — a real iPXE (Debian's ipxe-qemu, seen in the QEMU e2e test) sent
+ * `mac=RT` for 52:54:00:… and cut the URL at the first zero byte. Their
+ * default forms (hex with colons, dashed UUID) are URL-safe as they are.
  */
 export const IDENTITY_QUERY =
-  'mac=${mac:uristring}&arch=${buildarch:uristring}&platform=${platform:uristring}&uuid=${uuid:uristring}&serial=${serial:uristring}';
+  'mac=${mac}&arch=${buildarch:uristring}&platform=${platform:uristring}&uuid=${uuid}&serial=${serial:uristring}';
 
 /** True when the text starts with the `#!ipxe` line (after an optional byte order mark). */
 export function hasIpxeShebang(text: string): boolean {

@@ -18,7 +18,7 @@ describe('the default entry script', () => {
   it('identifies the machine with iPXE settings, URL-encoded, and chains to its own script', () => {
     const set = lines.find((line) => line.startsWith('set bw-script '));
     expect(set).toBe(
-      'set bw-script http://192.0.2.1:8080/boot/ipxe/boot.ipxe?mac=${mac:uristring}&arch=${buildarch:uristring}&platform=${platform:uristring}&uuid=${uuid:uristring}&serial=${serial:uristring}',
+      'set bw-script http://192.0.2.1:8080/boot/ipxe/boot.ipxe?mac=${mac}&arch=${buildarch:uristring}&platform=${platform:uristring}&uuid=${uuid}&serial=${serial:uristring}',
     );
     expect(lines).toContain('chain --autofree ${bw-script} && exit 0 ||');
   });

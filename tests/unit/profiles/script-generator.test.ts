@@ -31,7 +31,7 @@ describe('generated scripts', () => {
     });
     expect(script).toContain('menu Lab\nitem p3 Debian\nitem p8 Memtest\nitem local Boot from the local disk\n');
     expect(script).toContain('choose --timeout 15000 --default p8 bw-choice || goto local');
-    expect(script).toContain(':p3\nchain --autofree {{ server.script_url }}?mac=${mac:uristring}&arch=${buildarch:uristring}&platform=${platform:uristring}&uuid=${uuid:uristring}&serial=${serial:uristring}&profile=3 || goto bw-failed\n');
+    expect(script).toContain(':p3\nchain --autofree {{ server.script_url }}?mac=${mac}&arch=${buildarch:uristring}&platform=${platform:uristring}&uuid=${uuid}&serial=${serial:uristring}&profile=3 || goto bw-failed\n');
     for (const generated of [
       script,
       generateScript({ ...none, boot_type: 'linux', linux: { kernel: 'k', initrds: ['i'], cmdline: 'c' } }),
