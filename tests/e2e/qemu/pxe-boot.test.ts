@@ -76,10 +76,14 @@ async function bootMachine(name: string, mac: string, firmware: 'bios' | 'uefi')
   await lan.ip('tuntap', 'add', 'dev', tap, 'mode', 'tap');
   await lan.ip('link', 'set', tap, 'master', 'br0');
   await lan.ip('link', 'set', tap, 'up');
-  const args = ['-accel', 'tcg', '-m', '512', '-nographic', '-no-reboot', '-netdev', `tap,id=n0,ifname=${tap},script=no,downscript=no`, '-device', `e1000,netdev=n0,mac=${mac},romfile=${E1000_ROM}`];
+  const args = ['-accel', 'tcg', '-m', '512', '-nographic', '-no-reboot', '-netdev', `tap,id=n0,ifname=${tap},script=no,downscript=no`];
   if (firmware === 'bios') {
-    args.push('-boot', 'n');
+    // The e1000 option ROM is iPXE: the BIOS client is iPXE from the first DHCP on.
+    args.push('-device', `e1000,netdev=n0,mac=${mac},romfile=${E1000_ROM}`, '-boot', 'n');
   } else {
+    // No option ROM: OVMF's own UEFI PXE client (virtio-net driver, PxeBcDxe) boots,
+    // as a real UEFI machine's firmware would, and must be handed ipxe.efi over TFTP.
+    args.push('-device', `virtio-net-pci,netdev=n0,mac=${mac},romfile=`);
     const vars = path.join(work, `${name}-vars.fd`);
     await copyFile(OVMF_VARS, vars);
     args.push('-drive', `if=pflash,format=raw,unit=0,readonly=on,file=${OVMF_CODE}`, '-drive', `if=pflash,format=raw,unit=1,file=${vars}`);
@@ -116,9 +120,14 @@ describe.skipIf(skip)('real PXE clients in QEMU', () => {
       interfaces: [{ name: 'br0', mode: 'server' }],
       subnets: [subnet('10.93.0.0/24', [{ start: '10.93.0.100', end: '10.93.0.150' }])],
     });
-    const services = await server.must<{ name: string; state: string; last_error: string | null }[]>('GET', '/services');
-    for (const name of ['dhcp', 'tftp']) {
-      expect(services.find((service) => service.name === name), `${name}: ${JSON.stringify(services)}`).toMatchObject({ state: 'running' });
+    // Settings changes restart the servers they concern; wait until both settled.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const services = await server.must<{ name: string; state: string; last_error: string | null }[]>('GET', '/services');
+      const states = ['dhcp', 'tftp'].map((name) => services.find((service) => service.name === name)?.state);
+      if (states.every((state) => state === 'running')) break;
+      if (Date.now() > deadline || states.includes('failed')) throw new Error(`dhcp/tftp did not start: ${JSON.stringify(services)}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
     // A script that stays on screen: the machine is powered off by the test once it was served.
     const profile = await server.must<{ id: number }>('POST', '/profiles', {
@@ -142,7 +151,8 @@ describe.skipIf(skip)('real PXE clients in QEMU', () => {
     const machine = await bootMachine('B', mac, 'bios');
     try {
       const served = await waitForEvent('boot.script_served', (event) => event.mac === mac);
-      expect(served.detail).toMatchObject({ profile: expect.objectContaining({ id: holdProfile }) });
+      // The first stage is the e1000 ROM's iPXE (BIOS, i386 build): it gets the entry script straight from DHCP.
+      expect(served.detail).toMatchObject({ profile_id: holdProfile, platform: 'pcbios', reason: 'host_assignment' });
       const leases = await server.must<{ mac: string; ip: string }[]>('GET', `/leases?q=${encodeURIComponent(mac)}`);
       expect(leases.map((lease) => lease.mac)).toContain(mac);
       expect(leases[0]!.ip).toMatch(/^10\.93\.0\.(1[0-4]\d|150)$/);
@@ -157,9 +167,10 @@ describe.skipIf(skip)('real PXE clients in QEMU', () => {
     const machine = await bootMachine('U', mac, 'uefi');
     try {
       const served = await waitForEvent('boot.script_served', (event) => event.mac === mac);
-      expect(served.detail).toMatchObject({ profile: expect.objectContaining({ id: holdProfile }) });
-      const host = (await server.must<Host[]>('GET', `/hosts?q=${encodeURIComponent(mac)}`))[0]!;
-      expect(host.arch).toMatch(/x86_64|efi/i);
+      // OVMF's own PXE client fetched ipxe.efi over TFTP (arch 7); that iPXE then asked for the entry script.
+      expect(served.detail).toMatchObject({ profile_id: holdProfile, platform: 'efi', arch: 'x86_64' });
+      const tftp = await waitForEvent('tftp.transfer.completed', (event) => event.ip === served.ip && String(event.detail?.file).endsWith('ipxe.efi'), 10_000);
+      expect(tftp.detail?.bytes).toBeGreaterThan(100_000);
     } finally {
       powerOff(machine);
     }

@@ -1,0 +1,349 @@
+import dgram from 'node:dgram';
+import type { AppContext } from '../../core/app-context.js';
+import { errorMessage } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { DhcpMode } from '../../dhcp/dhcp-config.js';
+import { intToIpv4, parseIpv4, subnetHas } from '../../dhcp/ipv4.js';
+import type { ManagedService } from '../../services/service-manager.js';
+import { describeListenError } from '../../services/listen-error.js';
+import { readClientRequest, type ClientRequest } from './client-request.js';
+import { decode, DhcpDecodeError, encode } from './dhcp-codec.js';
+import { DhcpEngine } from './dhcp-engine.js';
+import type { OutgoingReply, PingProbe, ServingContext } from './dhcp-types.js';
+import { observeJournal, registerLeaseGauges } from './lease-gauges.js';
+import { DhcpObserver } from './dhcp-observer.js';
+import { ProxyResponder } from './proxy-responder.js';
+import { systemPingProbe } from './ping-check.js';
+import { SERVER_PORT } from './reply-addressing.js';
+
+export const PXE_PORT = 4011;
+
+export interface DhcpServiceOptions {
+  /** `http(s)://<address>:<port>` of the HTTP boot server for a given address of ours. */
+  httpBase: (serverAddress: string) => string;
+  /** The DNS local domain (option 15 default), or null. */
+  localDomain?: () => string | null;
+  /** Replaces the system ping (tests). */
+  ping?: PingProbe;
+  /** Ports (tests on loopback use unprivileged ones). */
+  ports?: { server?: number; pxe?: number };
+  /** Expiry sweep interval. */
+  sweepMs?: number;
+}
+
+/** An interface in server or proxy mode, with our address on it and its sockets. */
+interface ServingInterface {
+  name: string;
+  mode: Exclude<DhcpMode, 'off'>;
+  address: string;
+  addressInt: number;
+  /** Bound to `<address>:67`: receives unicast to us, sends our broadcasts out of this interface. */
+  socket: dgram.Socket;
+  /** Bound to `<address>:4011` for PXE boot server requests. */
+  pxeSocket: dgram.Socket;
+  context: ServingContext;
+}
+
+const SWEEP_MS = 5_000;
+const RECV_BUFFER_BYTES = 4 * 1024 * 1024;
+const DOMAIN_CACHE_MS = 5_000;
+
+/**
+ * The DHCP service (server and proxyDHCP modes per interface).
+ *
+ * Node's dgram can neither bind to a device nor tell which interface a
+ * broadcast came in on, so: one socket on 0.0.0.0:67 receives broadcasts;
+ * one socket per served interface, bound to its address, receives unicast
+ * to that address and sends — Linux sends a limited broadcast from a socket
+ * bound to an interface address out of that interface, not along the default
+ * route. A broadcast from a client without an address is answered once per
+ * served interface, each answer from that interface's subnet and leaving
+ * through it; the client only ever sees the one for its own link. Relayed
+ * requests pick their subnet by giaddr (RFC 2131 §4.3.1). See docs/dhcp.md.
+ */
+export class DhcpService implements ManagedService {
+  readonly name = 'dhcp';
+  readonly description = 'DHCP: addresses and PXE boot information (server), or boot information beside another DHCP server (proxy)';
+  private readonly ctx: AppContext;
+  private readonly options: DhcpServiceOptions;
+  private readonly log: Logger;
+  private readonly observer: DhcpObserver;
+  private readonly engine: DhcpEngine;
+  private readonly proxy: ProxyResponder;
+  private wildcard: dgram.Socket | null = null;
+  private wildcardPxe: dgram.Socket | null = null;
+  private serving: ServingInterface[] = [];
+  private ownAddresses: Set<number> = new Set();
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private bound: string[] = [];
+  private networkKey = '';
+  private domainCache: { value: string | null; at: number } = { value: null, at: 0 };
+  private dnsCache: { running: boolean; at: number } = { running: false, at: 0 };
+
+  constructor(ctx: AppContext, options: DhcpServiceOptions) {
+    this.ctx = ctx;
+    this.options = options;
+    this.log = ctx.log.scope('dhcp');
+    this.observer = new DhcpObserver({ events: ctx.events, metrics: ctx.metrics });
+    const ping = options.ping ?? systemPingProbe(this.log);
+    const send = (reply: OutgoingReply) => this.send(reply);
+    this.engine = new DhcpEngine({
+      settings: ctx.dhcpSettings,
+      leases: ctx.leases,
+      reservations: ctx.reservations,
+      access: ctx.access,
+      archmap: ctx.archmap,
+      observer: this.observer,
+      httpBase: options.httpBase,
+      defaultDnsServers: (address) => (this.dnsRunning() ? [address] : []),
+      defaultDomain: () => this.localDomain(),
+      ownAddresses: () => this.ownAddresses,
+      send,
+      ping,
+    });
+    this.proxy = new ProxyResponder({
+      access: ctx.access,
+      archmap: ctx.archmap,
+      reservations: ctx.reservations,
+      observer: this.observer,
+      httpBase: options.httpBase,
+      send,
+    });
+    registerLeaseGauges(ctx);
+    observeJournal(ctx);
+    ctx.dhcpSettings.onChange((next, previous) => this.settingsChanged(next.interfaces.some((i) => i.mode !== 'off'), previous.interfaces.some((i) => i.mode !== 'off')));
+    ctx.network.onChange(() => this.networkChanged());
+  }
+
+  /** Starts with the app once an interface is in server or proxy mode (unless the user turned auto-start off). */
+  get defaultAutoStart(): boolean {
+    return this.ctx.dhcpSettings.anyInterfaceEnabled();
+  }
+
+  async start(): Promise<void> {
+    const settings = this.ctx.dhcpSettings.current();
+    const enabled = settings.interfaces.filter((iface) => iface.mode !== 'off');
+    if (enabled.length === 0) {
+      throw new Error('no interface is in server or proxy mode; choose one with PUT /api/v1/services/dhcp {"interfaces":[{"name":"eth1","mode":"server"}]}');
+    }
+    const nics = this.ctx.network.refresh();
+    this.ownAddresses = new Set(nics.flatMap((nic) => nic.addresses.filter((a) => a.family === 'ipv4').map((a) => parseIpv4(a.address) ?? 0)));
+    this.networkKey = this.interfaceKey();
+    this.engine.reload();
+    const ports = { server: this.options.ports?.server ?? SERVER_PORT, pxe: this.options.ports?.pxe ?? PXE_PORT };
+    const plans: { name: string; mode: Exclude<DhcpMode, 'off'>; address: string }[] = [];
+    for (const iface of enabled) {
+      const nic = nics.find((candidate) => candidate.name === iface.name);
+      const addresses = nic?.addresses.filter((a) => a.family === 'ipv4') ?? [];
+      if (addresses.length === 0) {
+        this.log.warn(`dhcp: interface ${iface.name} ${nic ? 'has no IPv4 address' : 'does not exist'}; not serving it`);
+        continue;
+      }
+      // In server mode prefer the address inside a configured subnet.
+      const inSubnet = addresses.find((a) => this.ctx.dhcpSettings.subnetFor(parseIpv4(a.address) ?? 0) !== undefined);
+      const chosen = iface.mode === 'server' ? (inSubnet ?? addresses[0]!) : addresses[0]!;
+      if (iface.mode === 'server' && !inSubnet) {
+        this.log.warn(`dhcp: no configured subnet holds ${iface.name}'s address ${chosen.address}; its clients get no address (relayed ones still do)`);
+      }
+      plans.push({ name: iface.name, mode: iface.mode as Exclude<DhcpMode, 'off'>, address: chosen.address });
+    }
+    if (plans.length === 0) throw new Error(`none of the DHCP interfaces (${enabled.map((i) => i.name).join(', ')}) exists with an IPv4 address`);
+
+    this.wildcard = await this.bind('0.0.0.0', ports.server, (msg, rinfo) => this.receive(msg, rinfo, null, false));
+    this.wildcardPxe = await this.bind('0.0.0.0', ports.pxe, (msg, rinfo) => this.receive(msg, rinfo, null, true));
+    for (const plan of plans) {
+      const addressInt = parseIpv4(plan.address)!;
+      const context: ServingContext = {
+        interfaceName: plan.name,
+        serverAddress: plan.address,
+        serverId: addressInt,
+        subnet: this.ctx.dhcpSettings.subnetFor(addressInt) ?? null,
+      };
+      const entry = { name: plan.name, mode: plan.mode, address: plan.address, addressInt, context } as ServingInterface;
+      entry.socket = await this.bind(plan.address, ports.server, (msg, rinfo) => this.receive(msg, rinfo, entry, false));
+      entry.pxeSocket = await this.bind(plan.address, ports.pxe, (msg, rinfo) => this.receive(msg, rinfo, entry, true));
+      this.serving.push(entry);
+    }
+    this.bound = [`udp 0.0.0.0:${ports.server}`, `udp 0.0.0.0:${ports.pxe}`, ...plans.flatMap((p) => [`udp ${p.address}:${ports.server} (${p.name}, ${p.mode})`, `udp ${p.address}:${ports.pxe} (${p.name})`])];
+    this.sweepTimer = setInterval(() => this.sweep(), this.options.sweepMs ?? SWEEP_MS);
+    this.sweepTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+    const sockets = [this.wildcard, this.wildcardPxe, ...this.serving.flatMap((s) => [s.socket, s.pxeSocket])].filter((s): s is dgram.Socket => !!s);
+    this.wildcard = null;
+    this.wildcardPxe = null;
+    this.serving = [];
+    this.bound = [];
+    await Promise.all(sockets.map((socket) => new Promise<void>((resolve) => {
+      try {
+        socket.close(() => resolve());
+      } catch {
+        resolve();
+      }
+    })));
+    await this.ctx.leases.durable().catch(() => undefined);
+  }
+
+  listenAddresses(): string[] {
+    return this.bound;
+  }
+
+  private bind(address: string, port: number, onMessage: (msg: Buffer, rinfo: dgram.RemoteInfo) => void): Promise<dgram.Socket> {
+    return new Promise((resolve, reject) => {
+      // reuseAddr: 0.0.0.0:67 and <address>:67 are bound side by side.
+      // A large receive buffer (capped by net.core.rmem_max) rides out event-loop pauses under load.
+      const socket = dgram.createSocket({ type: 'udp4', reuseAddr: true, recvBufferSize: RECV_BUFFER_BYTES });
+      const onError = (err: Error) => {
+        socket.close();
+        reject(new Error(describeListenError(err, 'udp', address, port), { cause: err }));
+      };
+      socket.once('error', onError);
+      socket.bind({ address, port, exclusive: true }, () => {
+        socket.off('error', onError);
+        socket.setBroadcast(true);
+        socket.on('error', (err) => {
+          this.observer.dropped('send_error');
+          this.log.warn(`dhcp socket ${address}:${port}: ${errorMessage(err)}`);
+        });
+        socket.on('message', onMessage);
+        resolve(socket);
+      });
+    });
+  }
+
+  private receive(msg: Buffer, rinfo: dgram.RemoteInfo, via: ServingInterface | null, pxePort: boolean): void {
+    let client: ClientRequest | null;
+    try {
+      client = readClientRequest(decode(msg));
+    } catch (err) {
+      if (!(err instanceof DhcpDecodeError)) this.log.warn(`dhcp: failed to read a packet from ${rinfo.address}: ${errorMessage(err)}`);
+      this.observer.dropped('malformed');
+      return;
+    }
+    if (!client) {
+      this.observer.dropped('not_request');
+      return;
+    }
+    this.observer.received(client.type);
+    try {
+      this.dispatch(client, rinfo, via, pxePort);
+    } catch (err) {
+      this.log.error(`dhcp: handling a request from ${client.mac} failed: ${errorMessage(err)}`);
+    }
+  }
+
+  /** Attributes the request to an interface (or several) and hands it to the server or proxy logic. */
+  private dispatch(client: ClientRequest, rinfo: dgram.RemoteInfo, via: ServingInterface | null, pxePort: boolean): void {
+    const source = { address: rinfo.address, port: rinfo.port, broadcast: false };
+    if (client.giaddr !== 0) {
+      // Relayed (RFC 2131 §4.3.1): the relay's address picks the subnet; answers go back to the relay.
+      const iface = via ?? this.serving.find((s) => s.mode === 'server') ?? this.serving[0];
+      if (!iface) return;
+      const context: ServingContext = { ...iface.context, subnet: this.ctx.dhcpSettings.subnetFor(client.giaddr) ?? null };
+      return this.serve(iface.mode, client, context, pxePort, source);
+    }
+    if (via) {
+      // Unicast to one of our addresses: the interface is known; a renewing client's ciaddr names its subnet.
+      const subnet = client.ciaddr !== 0 ? (this.ctx.dhcpSettings.subnetFor(client.ciaddr) ?? via.context.subnet) : via.context.subnet;
+      return this.serve(via.mode, client, { ...via.context, subnet }, pxePort, source);
+    }
+    if (client.ciaddr !== 0) {
+      const home = this.serving.find((s) => s.context.subnet && subnetHas(s.context.subnet.subnet, client.ciaddr));
+      if (home) return this.serve(home.mode, client, home.context, pxePort, source);
+    }
+    // A broadcast: answered on every served interface, each reply leaving through its own interface.
+    for (const iface of this.serving) this.serve(iface.mode, client, iface.context, pxePort, source);
+  }
+
+  private serve(mode: Exclude<DhcpMode, 'off'>, client: ClientRequest, context: ServingContext, pxePort: boolean, source: { address: string; port: number; broadcast: boolean }): void {
+    if (pxePort) {
+      // Port 4011 answers PXE boot server requests in both modes (PXE 2.1 §2.2.6).
+      const reply = source.address === '0.0.0.0' ? undefined : source;
+      return this.proxy.handle(client, context, { pxePort: true, ...(reply ? { source: reply } : {}) });
+    }
+    if (mode === 'server') return this.engine.handle(client, context);
+    return this.proxy.handle(client, context, { pxePort: false });
+  }
+
+  private send(reply: OutgoingReply): void {
+    const iface = this.serving.find((s) => s.name === reply.context.interfaceName);
+    const socket = reply.viaPxePort ? (iface?.pxeSocket ?? this.wildcardPxe) : (iface?.socket ?? this.wildcard);
+    if (!socket) return;
+    let bytes: Buffer;
+    try {
+      bytes = encode(reply.packet);
+    } catch (err) {
+      this.log.error(`dhcp: cannot encode a ${reply.type}: ${errorMessage(err)}`);
+      this.observer.dropped('send_error');
+      return;
+    }
+    // No callback: a failed send surfaces as the socket's 'error' event (counted there), and the hot path allocates nothing more.
+    socket.send(bytes, reply.destination.port, reply.destination.address);
+    this.observer.sent(reply.type);
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    this.engine.sweepOffers(now);
+    for (const lease of this.ctx.leases.sweepExpired(now)) {
+      if (!this.observer.wantsEvent('dhcp.lease.expired')) continue;
+      const ip = intToIpv4(lease.ip);
+      this.observer.event({ kind: 'dhcp.lease.expired', message: `lease ${ip} of ${lease.mac} expired`, mac: lease.mac, ip, detail: { arch: lease.arch, vendor_class: lease.vendorClass, hostname: lease.hostname } });
+    }
+  }
+
+  /** Whether the DNS service runs (asked per reply, so cached for a second). */
+  private dnsRunning(): boolean {
+    const now = Date.now();
+    if (now - this.dnsCache.at > 1000) {
+      this.dnsCache = { running: this.ctx.services.has('dns') && this.ctx.services.get('dns').state === 'running', at: now };
+    }
+    return this.dnsCache.running;
+  }
+
+  private localDomain(): string | null {
+    const read = this.options.localDomain;
+    if (!read) return null;
+    const now = Date.now();
+    if (now - this.domainCache.at > DOMAIN_CACHE_MS) this.domainCache = { value: read(), at: now };
+    return this.domainCache.value;
+  }
+
+  private async settingsChanged(enabledNow: boolean, enabledBefore: boolean): Promise<void> {
+    const state = this.ctx.services.get(this.name).state;
+    if (state === 'running' || state === 'failed') {
+      if (!enabledNow) await this.ctx.services.stop(this.name);
+      else await this.ctx.services.reload(this.name);
+      return;
+    }
+    // The first interface enabled starts the service (auto-start follows the same rule) — once
+    // the app serves (HTTP runs); before that, start-up's auto-start pass takes care of it.
+    const serving = this.ctx.services.get('http').state === 'running';
+    if (serving && state === 'stopped' && enabledNow && !enabledBefore && this.ctx.services.autoStart(this.name)) {
+      await this.ctx.services.start(this.name);
+    }
+  }
+
+  private networkChanged(): void {
+    const state = this.ctx.services.get(this.name).state;
+    if (state !== 'running' && state !== 'failed') return;
+    const key = this.interfaceKey();
+    if (key === this.networkKey) return;
+    this.networkKey = key;
+    this.log.info('dhcp: the served interfaces changed; rebinding');
+    this.ctx.services.reload(this.name).catch((err: unknown) => this.log.error(`dhcp reload failed: ${errorMessage(err)}`));
+  }
+
+  /** The IPv4 addresses of the DHCP interfaces: a change means rebinding. */
+  private interfaceKey(): string {
+    const names = new Set(this.ctx.dhcpSettings.current().interfaces.filter((i) => i.mode !== 'off').map((i) => i.name));
+    return JSON.stringify(
+      this.ctx.network.list()
+        .filter((nic) => names.has(nic.name))
+        .map((nic) => [nic.name, nic.addresses.filter((a) => a.family === 'ipv4').map((a) => a.cidr)]),
+    );
+  }
+}

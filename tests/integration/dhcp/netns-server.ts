@@ -1,0 +1,122 @@
+import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Netns } from '../../helpers/netns.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const SERVE = path.join(ROOT, 'src-main', 'serve.ts');
+const PASSWORD = 'netns-test-password';
+
+export interface ApiResult<T = unknown> {
+  status: number;
+  body: { success: boolean; data: T; meta?: { total: number }; error?: string; code?: string };
+}
+
+/**
+ * The headless server (src-main/serve.ts through tsx, no build needed) inside
+ * a test namespace, driven through its REST API over a veth from the root
+ * namespace. kill() and start() again on the same data directory test what
+ * survives a crash.
+ */
+export class NetnsServer {
+  readonly ns: Netns;
+  readonly dataDir: string;
+  readonly apiAddress: string;
+  private readonly logLevel: string;
+  private readonly nodeArgs: string[];
+  private child: ChildProcess | null = null;
+  private cookie = '';
+  output = '';
+
+  constructor(ns: Netns, dataDir: string, apiAddress: string, options: { logLevel?: string; nodeArgs?: string[] } = {}) {
+    this.ns = ns;
+    this.dataDir = dataDir;
+    this.apiAddress = apiAddress;
+    this.logLevel = options.logLevel ?? 'info';
+    this.nodeArgs = options.nodeArgs ?? [];
+  }
+
+  async start(): Promise<void> {
+    this.output = '';
+    const child = this.ns.spawn(
+      process.execPath,
+      [...this.nodeArgs, '--import', 'tsx', SERVE, '--data-dir', this.dataDir, '--listen', '0.0.0.0:8080', '--admin-password', PASSWORD, '--log-level', this.logLevel],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.child = child;
+    const keep = (chunk: Buffer) => {
+      this.output = (this.output + chunk.toString('utf8')).slice(-200_000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    await this.waitUntilServing(child);
+  }
+
+  /** Logs in as soon as the API answers (the "serving" log line is not printed below level info). */
+  private async waitUntilServing(child: ChildProcess): Promise<void> {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited before serving:\n${this.output.slice(-3000)}`);
+      try {
+        await this.login();
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) throw new Error(`server did not serve within 90 s (${String(err)}):\n${this.output.slice(-3000)}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  }
+
+  /** SIGKILL: nothing is flushed, nothing is closed. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    this.child = null;
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    this.child = null;
+  }
+
+  async api<T = unknown>(method: string, apiPath: string, body?: unknown): Promise<ApiResult<T>> {
+    const response = await fetch(`http://${this.apiAddress}:8080/api/v1${apiPath}`, {
+      method,
+      headers: { cookie: this.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    return { status: response.status, body: (await response.json()) as ApiResult<T>['body'] };
+  }
+
+  /** Like api() but throws unless the status is 2xx. */
+  async must<T = unknown>(method: string, apiPath: string, body?: unknown): Promise<T> {
+    const result = await this.api<T>(method, apiPath, body);
+    if (result.status >= 300) throw new Error(`${method} ${apiPath} → ${result.status}: ${JSON.stringify(result.body)}`);
+    return result.body.data;
+  }
+
+  private async login(): Promise<void> {
+    const response = await fetch(`http://${this.apiAddress}:8080/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+      signal: AbortSignal.timeout(5_000),
+    });
+    const cookie = response.headers.get('set-cookie')?.split(';', 1)[0];
+    if (response.status !== 200 || !cookie) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+    this.cookie = cookie;
+  }
+}
+
+/** A subnet entry with the fields the API requires. */
+export function subnet(cidr: string, ranges: { start: string; end: string }[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { subnet: cidr, ranges, lease_time_seconds: null, router: null, dns_servers: [], domain_name: null, ntp_servers: [], options: [], ...extra };
+}
