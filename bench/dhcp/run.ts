@@ -24,7 +24,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { NetLab, netnsUnavailable, waitForOutput, type Netns } from '../../tests/helpers/netns.js';
 import { tempDir } from '../../tests/helpers/test-core.js';
-import { NetnsServer, subnet } from '../../tests/integration/dhcp/netns-server.js';
+import { NetnsServer, subnet } from '../../tests/helpers/netns-server.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const MAX_DROP_PERCENT = 2.5;

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetLab, skipNetnsTest, type Netns } from '../../helpers/netns.js';
-import { NetnsServer, subnet } from '../../integration/dhcp/netns-server.js';
+import { NetnsServer, subnet } from '../../helpers/netns-server.js';
 
 const OVMF_CODE = '/usr/share/OVMF/OVMF_CODE.fd';
 const OVMF_VARS = '/usr/share/OVMF/OVMF_VARS.fd';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetLab, skipNetnsTest, waitForOutput, type Netns } from '../../helpers/netns.js';
 import { tempDir } from '../../helpers/test-core.js';
-import { NetnsServer, subnet } from './netns-server.js';
+import { NetnsServer, subnet } from '../../helpers/netns-server.js';
 
 /*
  * Real DHCP clients against the headless server, all inside namespaces this

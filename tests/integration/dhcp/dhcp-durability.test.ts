@@ -4,7 +4,7 @@ import { clientMac, findOption } from '../../../src-main/servers/dhcp/dhcp-codec
 import { OPT } from '../../../src-main/servers/dhcp/dhcp-options.js';
 import { NetLab, skipNetnsTest, type Netns } from '../../helpers/netns.js';
 import { tempDir } from '../../helpers/test-core.js';
-import { NetnsServer, subnet } from './netns-server.js';
+import { NetnsServer, subnet } from '../../helpers/netns-server.js';
 import { readDhcpPcap, startCapture, stopCapture } from './pcap.js';
 
 /*

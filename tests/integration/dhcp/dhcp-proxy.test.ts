@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetLab, skipNetnsTest, type Netns } from '../../helpers/netns.js';
 import { tempDir } from '../../helpers/test-core.js';
-import { NetnsServer } from './netns-server.js';
+import { NetnsServer } from '../../helpers/netns-server.js';
 
 /*
  * proxyDHCP next to someone else's DHCP server: dnsmasq (dnsmasq-base) is the

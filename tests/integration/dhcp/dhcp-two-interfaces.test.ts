@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetLab, skipNetnsTest, type Netns } from '../../helpers/netns.js';
 import { tempDir } from '../../helpers/test-core.js';
-import { NetnsServer, subnet } from './netns-server.js';
+import { NetnsServer, subnet } from '../../helpers/netns-server.js';
 import { readDhcpPcap, startCapture, stopCapture } from './pcap.js';
 
 /*

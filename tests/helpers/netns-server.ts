@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Netns } from '../../helpers/netns.js';
+import type { Netns } from './netns.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVE = path.join(ROOT, 'src-main', 'serve.ts');
 const PASSWORD = 'netns-test-password';
 
