@@ -1,10 +1,13 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import type { BootwrightApi } from '../../src-preload/preload.cjs';
 import { selectTransport } from './api/select-transport.js';
 import { App } from './App.js';
-import { AppStateProvider, createAppState } from './app-state.js';
+import { createAppState } from './app-state.js';
+import { AppProviders } from './components/AppProviders.js';
 import './styles.css';
 
 declare global {
@@ -20,10 +23,10 @@ if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <AppStateProvider value={state}>
+    <AppProviders state={state}>
       <BrowserRouter>
         <App />
       </BrowserRouter>
-    </AppStateProvider>
+    </AppProviders>
   </StrictMode>,
 );

@@ -1,7 +1,8 @@
 import { isApiError } from './api-error.js';
 import type { ApiClient } from './api-client.js';
+import type { Role } from './models/auth.js';
 
-export type Role = 'viewer' | 'operator' | 'admin';
+export type { Role };
 
 export interface SessionUser {
   id: number | null;
@@ -38,4 +39,9 @@ export function login(client: ApiClient, username: string, password: string): Pr
 
 export function logout(client: ApiClient): Promise<{ session_revoked: boolean }> {
   return client.post<{ session_revoked: boolean }>('/auth/logout');
+}
+
+/** PUT /users/me/password: the caller's own password; their other sessions end. */
+export function changeOwnPassword(client: ApiClient, currentPassword: string, newPassword: string): Promise<unknown> {
+  return client.put('/users/me/password', { current_password: currentPassword, new_password: newPassword });
 }

@@ -1,3 +1,4 @@
+import { Button, Center, Loader, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useSession } from '../app-state.js';
@@ -11,19 +12,22 @@ export function RequireSession({ children }: { children: ReactNode }) {
 
   if (status === 'checking') {
     return (
-      <p className="centered" role="status">
-        Checking session…
-      </p>
+      <Center h="100vh" role="status">
+        <Stack align="center" gap="xs">
+          <Loader />
+          <Text c="dimmed">Checking session…</Text>
+        </Stack>
+      </Center>
     );
   }
   if (status === 'error') {
     return (
-      <div className="centered" role="alert">
-        <p>Cannot reach the Bootwright server: {checkError}</p>
-        <button type="button" className="button" onClick={() => void check()}>
-          Retry
-        </button>
-      </div>
+      <Center h="100vh">
+        <Stack align="center" role="alert">
+          <Text>Cannot reach the Bootwright server: {checkError}</Text>
+          <Button onClick={() => void check()}>Retry</Button>
+        </Stack>
+      </Center>
     );
   }
   if (status === 'anonymous') {

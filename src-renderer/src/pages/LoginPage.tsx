@@ -1,10 +1,12 @@
-import { useId, useState, type FormEvent } from 'react';
+import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import type { ApiError } from '../api/api-error.js';
 import { useSession } from '../app-state.js';
+import { TOGGLE_PROPS } from '../components/password-toggle.js';
 import { safeNextPath } from '../format.js';
 
-function loginErrorText(error: ApiError): string {
+export function loginErrorText(error: ApiError): string {
   if (error.status === 429) {
     const wait = error.retryAfterSeconds;
     return `Too many login attempts. ${wait !== null ? `Try again in ${wait} second${wait === 1 ? '' : 's'}.` : 'Try again later.'}`;
@@ -24,6 +26,10 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const errorId = useId();
 
+  useEffect(() => {
+    document.title = 'Sign in · Bootwright';
+  }, []);
+
   if (status === 'authenticated') return <Navigate to={safeNextPath(params.get('next'))} replace />;
 
   const submit = async (event: FormEvent) => {
@@ -33,39 +39,47 @@ export function LoginPage() {
   };
 
   return (
-    <main className="login" id="main">
-      <form className="login-card" onSubmit={submit} aria-describedby={loginError ? errorId : undefined}>
-        <h1>Bootwright</h1>
-        <p className="muted">Sign in to manage the network boot server.</p>
-        {loginError && (
-          <p className="alert alert-error" role="alert" id={errorId}>
-            {loginErrorText(loginError)}
-          </p>
-        )}
-        <label htmlFor="login-username">Username</label>
-        <input
-          id="login-username"
-          name="username"
-          autoComplete="username"
-          required
-          autoFocus
-          value={username}
-          onChange={(event) => setUsername(event.target.value)}
-        />
-        <label htmlFor="login-password">Password</label>
-        <input
-          id="login-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
-        <button type="submit" className="button button-primary" disabled={loggingIn}>
-          {loggingIn ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
-    </main>
+    <Center component="main" id="main" mih="100vh" p="md" className="login-page">
+      <Paper component="form" onSubmit={submit} withBorder shadow="sm" p="xl" w={380} radius="md" aria-describedby={loginError ? errorId : undefined}>
+        <Stack>
+          <div>
+            <Title order={1} size="h2">
+              Bootwright
+            </Title>
+            <Text c="dimmed" size="sm">
+              Sign in to manage the network boot server.
+            </Text>
+          </div>
+          {loginError && (
+            <Alert color="red" role="alert" id={errorId}>
+              {loginErrorText(loginError)}
+            </Alert>
+          )}
+          <TextInput
+            label="Username"
+            name="username"
+            autoComplete="username"
+            required
+            withAsterisk={false}
+            autoFocus
+            value={username}
+            onChange={(event) => setUsername(event.currentTarget.value)}
+          />
+          <PasswordInput
+            visibilityToggleButtonProps={TOGGLE_PROPS}
+            label="Password"
+            name="password"
+            autoComplete="current-password"
+            required
+            withAsterisk={false}
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+          />
+          <Button type="submit" loading={loggingIn} fullWidth>
+            Sign in
+          </Button>
+        </Stack>
+      </Paper>
+    </Center>
   );
 }

@@ -1,6 +1,7 @@
 import type { HttpMethod, RawResponse, StreamHandlers, StreamRequest, Transport } from '../../../src-renderer/src/api/transport.js';
 
-export type Route = (body: unknown) => RawResponse | Promise<RawResponse>;
+/** Answers one request; `query` holds the path's query parameters. */
+export type Route = (body: unknown, query: Record<string, string>) => RawResponse | Promise<RawResponse>;
 
 export const ok = (data: unknown): RawResponse => ({ status: 200, body: { success: true, data } });
 export const fail = (status: number, code: string, error: string, retryAfterSeconds: number | null = null): RawResponse => ({
@@ -10,8 +11,9 @@ export const fail = (status: number, code: string, error: string, retryAfterSeco
 });
 
 /**
- * A transport answering from a table of "METHOD /api/v1/path" routes; it
- * records every request and every open stream so tests can push messages.
+ * A transport answering from a table of "METHOD /api/v1/path" routes (with or
+ * without the query); it records every request and every open stream so
+ * tests can push messages.
  */
 export function fakeTransport(routes: Record<string, Route>, kind: Transport['kind'] = 'http') {
   const calls: { method: HttpMethod; path: string; body: unknown }[] = [];
@@ -20,9 +22,11 @@ export function fakeTransport(routes: Record<string, Route>, kind: Transport['ki
     kind,
     async send(method, path, body) {
       calls.push({ method, path, body });
-      const route = routes[`${method} ${path}`];
+      // An exact "METHOD /path?query" route wins; else the route of the path without its query.
+      const [bare, search = ''] = path.split('?');
+      const route = routes[`${method} ${path}`] ?? routes[`${method} ${bare}`];
       if (!route) return fail(404, 'ROUTE_NOT_FOUND', `no route ${method} ${path}`);
-      return route(body);
+      return route(body, Object.fromEntries(new URLSearchParams(search)));
     },
     subscribe(request, handlers) {
       const entry = { request, handlers, closed: false };

@@ -1,0 +1,68 @@
+import { Alert, Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { changeOwnPassword } from '../api/auth-api.js';
+import { useApiMutation } from '../query/api-hooks.js';
+import { applyServerErrors } from './form-errors.js';
+import { TOGGLE_PROPS } from './password-toggle.js';
+
+const MIN_LENGTH = 8;
+
+/** The user menu's "Change password": current and new password (twice); the user's other sessions end. */
+export function ChangePasswordModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { current_password: '', new_password: '', repeat: '' },
+    validate: {
+      current_password: (value) => (value === '' ? 'Enter your current password' : null),
+      new_password: (value) => (value.length < MIN_LENGTH ? `Too short: use at least ${MIN_LENGTH} characters` : null),
+      repeat: (value, values) => (value !== values.new_password ? 'The passwords differ' : null),
+    },
+  });
+  const save = useApiMutation((client, values: { current: string; next: string }) => changeOwnPassword(client, values.current, values.next), {
+    notifyErrors: false,
+    success: 'Password changed. Your other sessions were ended.',
+  });
+
+  const close = () => {
+    form.reset();
+    setFormError(null);
+    onClose();
+  };
+
+  return (
+    <Modal opened={opened} onClose={close} title="Change password">
+      <form
+        onSubmit={form.onSubmit((values) => {
+          setFormError(null);
+          save.mutate(
+            { current: values.current_password, next: values.new_password },
+            {
+              onSuccess: close,
+              onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['current_password', 'new_password'] })),
+            },
+          );
+        })}
+      >
+        <Stack>
+          {formError && (
+            <Alert color="red" role="alert">
+              {formError}
+            </Alert>
+          )}
+          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Current password" autoComplete="current-password" {...form.getInputProps('current_password')} />
+          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="New password" autoComplete="new-password" description={`At least ${MIN_LENGTH} characters`} {...form.getInputProps('new_password')} />
+          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Repeat the new password" autoComplete="new-password" {...form.getInputProps('repeat')} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              Change password
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,55 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+
+/**
+ * Which cached reads an event makes stale, by kind prefix. Anything another
+ * user, a booting machine or a schedule changes arrives as an event, so
+ * pages follow it without polling.
+ */
+const INVALIDATES: readonly [prefix: string, keys: QueryKey[]][] = [
+  ['service.', [['services'], ['status']]],
+  ['dns.record.', [['dns', 'records']]],
+  ['dhcp.lease.', [['leases']]],
+  ['dhcp.ack', [['leases']]],
+  ['dhcp.release', [['leases']]],
+  ['dhcp.decline', [['leases']]],
+  ['dhcp.denied', [['access', 'unauthorized']]],
+  ['boot.', [['hosts']]],
+  ['host.', [['hosts']]],
+  ['wol.', [['wol']]],
+  ['bmc.', [['bmc']]],
+  ['settings.changed', [['settings'], ['dns', 'settings'], ['dhcp'], ['tftp'], ['status']]],
+  ['network.', [['settings', 'interfaces'], ['wol', 'interfaces'], ['interfaces']]],
+  ['update.', [['version']]],
+];
+
+export function keysFor(kind: string): QueryKey[] {
+  return INVALIDATES.filter(([prefix]) => kind.startsWith(prefix)).flatMap(([, keys]) => keys);
+}
+
+/**
+ * Collects the keys events make stale and refetches them at most every
+ * `delayMs`: a burst of DHCP traffic becomes one refetch, not hundreds.
+ */
+export function createInvalidator(queryClient: QueryClient, delayMs = 500) {
+  const pending = new Map<string, QueryKey>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const flush = () => {
+    timer = null;
+    const keys = [...pending.values()];
+    pending.clear();
+    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+  };
+
+  return {
+    eventArrived(kind: string) {
+      for (const key of keysFor(kind)) pending.set(JSON.stringify(key), key);
+      if (pending.size > 0 && timer === null) timer = setTimeout(flush, delayMs);
+    },
+    dispose() {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      pending.clear();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { Anchor, Stack, Tabs } from '@mantine/core';
+import { Link, useSearchParams } from 'react-router';
+import type { DhcpSettings } from '../../api/models/dhcp.js';
+import type { InterfacesView } from '../../api/models/settings.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { LoadError, Loading } from '../../components/QueryState.js';
+import { useApiGet } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+import { ArchMapEditor } from './ArchMapEditor.js';
+import { DhcpSettingsForm } from './DhcpSettingsForm.js';
+
+function SettingsTab() {
+  const settings = useApiGet<DhcpSettings>(keys.dhcpSettings, '/services/dhcp');
+  const interfaces = useApiGet<InterfacesView>(keys.settingsSection('interfaces'), '/settings/interfaces');
+  if (settings.isPending || interfaces.isPending) return <Loading label="Loading DHCP settings…" />;
+  if (settings.isError) return <LoadError what="DHCP settings" error={settings.error} onRetry={() => void settings.refetch()} />;
+  if (interfaces.isError) return <LoadError what="the network interfaces" error={interfaces.error} onRetry={() => void interfaces.refetch()} />;
+  return <DhcpSettingsForm settings={settings.data} interfaces={interfaces.data} />;
+}
+
+/** `/services/dhcp`: DHCP modes, subnets and options (tab "settings") and the architecture map (tab "archmap"). */
+export function DhcpPage() {
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'archmap' ? 'archmap' : 'settings';
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title="DHCP"
+        description={
+          <>
+            Addresses and boot information for the machines on your network. See also{' '}
+            <Anchor component={Link} to="/leases" inherit>
+              leases
+            </Anchor>
+            ,{' '}
+            <Anchor component={Link} to="/dhcp/reservations" inherit>
+              reservations
+            </Anchor>{' '}
+            and{' '}
+            <Anchor component={Link} to="/access" inherit>
+              access control
+            </Anchor>
+            .
+          </>
+        }
+      />
+      <Tabs value={tab} onChange={(value) => setParams(value === 'archmap' ? { tab: 'archmap' } : {}, { replace: true })} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="settings">Interfaces and subnets</Tabs.Tab>
+          <Tabs.Tab value="archmap">Architecture map</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="settings">
+          <SettingsTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="archmap">
+          <ArchMapEditor />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

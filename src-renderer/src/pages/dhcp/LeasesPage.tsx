@@ -1,0 +1,169 @@
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import type { Lease, LeaseStats } from '../../api/models/dhcp.js';
+import { segment } from '../../api/query-string.js';
+import { useCan } from '../../app-state.js';
+import { useConfirm } from '../../components/ConfirmDialog.js';
+import { Dim } from '../../components/Dim.js';
+import { notifyError, notifySuccess } from '../../components/notify.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { DeleteButton } from '../../components/RowActions.js';
+import { ServerTable, TableFilter, TableSearch, type Column, type RowKey } from '../../components/ServerTable.js';
+import { StatusBadge } from '../../components/StatusBadge.js';
+import { useTableParams } from '../../components/use-table-params.js';
+import { formatDateTime, formatRelative } from '../../format.js';
+import { useApiGet, useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+
+const COLUMNS: Column<Lease>[] = [
+  { key: 'ip', header: 'IP address', sortKey: 'ip', render: (l) => <span className="mono">{l.ip}</span> },
+  { key: 'mac', header: 'MAC', sortKey: 'mac', render: (l) => <span className="mono">{l.mac}</span> },
+  { key: 'hostname', header: 'Hostname', sortKey: 'hostname', render: (l) => l.hostname ?? <Dim /> },
+  {
+    key: 'state',
+    header: 'State',
+    sortKey: 'state',
+    render: (l) => (
+      <Group gap={4} wrap="nowrap">
+        <StatusBadge value={l.state} />
+        {l.reserved && (
+          <Badge variant="outline" color="grape" radius="sm">
+            reserved
+          </Badge>
+        )}
+      </Group>
+    ),
+  },
+  { key: 'subnet', header: 'Subnet', sortKey: 'subnet', render: (l) => l.subnet ?? <Dim /> },
+  {
+    key: 'expires_at',
+    header: 'Expires',
+    sortKey: 'expires_at',
+    render: (l) => <span title={formatDateTime(l.expires_at)}>{formatRelative(l.expires_at)}</span>,
+  },
+  { key: 'vendor_class', header: 'Vendor class', sortKey: 'vendor_class', render: (l) => (l.vendor_class ? <Text size="sm" lineClamp={1} maw={220}>{l.vendor_class}</Text> : <Dim />) },
+  { key: 'arch', header: 'Arch', sortKey: 'arch', numeric: true, render: (l) => l.arch ?? <Dim /> },
+];
+
+function StatsBar({ stats }: { stats: LeaseStats }) {
+  const o = stats.overall;
+  const items: [string, string | number][] = [
+    ['Leases', o.leases],
+    ['Addresses in pools', o.size],
+    ['Leased', o.used],
+    ['Reserved', o.reserved],
+    ['Quarantined', o.quarantined],
+    ['Free', o.free],
+    ['Utilisation', `${o.utilisation_percent.toFixed(1)}%`],
+    ['Expired records', o.expired],
+  ];
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 4, lg: 8 }} spacing="xs" component="dl" aria-label="Lease statistics" className="stats-grid">
+      {items.map(([label, value]) => (
+        <Card key={label} withBorder padding="xs">
+          <Text component="dt" size="xs" c="dimmed">
+            {label}
+          </Text>
+          <Text component="dd" fw={600} size="lg" m={0}>
+            {value}
+          </Text>
+        </Card>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** `/leases`: the DHCP leases with filters, deletion (one, selected) and pruning of expired ones, plus the statistics. */
+export function LeasesPage() {
+  const table = useTableParams({ defaultSort: 'ip', filters: ['state', 'subnet'] as const });
+  const query = useApiList<Lease>(keys.leases, '/leases', table.apiParams);
+  const stats = useApiGet<LeaseStats>(keys.leaseStats, '/leases/stats');
+  const canEdit = useCan('operator');
+  const confirm = useConfirm();
+  const [selected, setSelected] = useState<Set<RowKey>>(new Set());
+
+  const remove = useApiMutation((client, mac: string) => client.delete<Lease>(`/leases/${segment(mac)}`), {
+    invalidate: [keys.leases],
+    success: (lease) => `Lease of ${lease.mac} (${lease.ip}) deleted.`,
+  });
+  const batch = useApiMutation((client, macs: string[]) => client.post<{ mac: string; ok: boolean; error?: string }[]>('/leases/batch-delete', { macs }), {
+    invalidate: [keys.leases],
+    onSuccess: (results) => {
+      const failed = results.filter((result) => !result.ok);
+      if (failed.length === 0) notifySuccess(`${results.length} lease(s) deleted.`);
+      else notifyError(new Error(failed.map((result) => `${result.mac}: ${result.error ?? 'failed'}`).join('; ')), `${failed.length} lease(s) not deleted`);
+      setSelected(new Set());
+    },
+  });
+  const prune = useApiMutation((client) => client.post<{ removed: number }>('/leases/prune'), {
+    invalidate: [keys.leases],
+    success: (result) => `${result.removed} expired lease(s) removed.`,
+  });
+
+  const subnets = [...new Set((stats.data?.ranges ?? []).map((range) => range.subnet))];
+
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title="Leases"
+        description="Addresses the DHCP server handed out. Deleting a lease returns its address to the pool."
+        actions={
+          canEdit && (
+            <Button
+              variant="default"
+              loading={prune.isPending}
+              onClick={async () => {
+                if (await confirm({ title: 'Remove expired leases?', message: 'Every expired lease record is removed.', confirmLabel: 'Remove expired' })) prune.mutate(undefined);
+              }}
+            >
+              Prune expired
+            </Button>
+          )
+        }
+      />
+      {stats.data && <StatsBar stats={stats.data} />}
+      <Group gap="sm">
+        <TableSearch table={table} label="Search leases" placeholder="Search MAC, IP, hostname, vendor" />
+        <TableFilter
+          table={table}
+          name="state"
+          label="State"
+          options={[
+            { value: 'active', label: 'Active' },
+            { value: 'expired', label: 'Expired' },
+          ]}
+          width={150}
+        />
+        <TableFilter table={table} name="subnet" label="Subnet" options={subnets.map((subnet) => ({ value: subnet, label: subnet }))} width={190} />
+        {canEdit && (
+          <Button
+            variant="light"
+            color="red"
+            disabled={selected.size === 0 || batch.isPending}
+            onClick={async () => {
+              const macs = [...selected].map(String);
+              if (await confirm({ title: `Delete ${macs.length} lease(s)?`, message: `${macs.join(', ')}: their addresses return to the pool.`, confirmLabel: 'Delete leases' })) batch.mutate(macs);
+            }}
+          >
+            Delete selected ({selected.size})
+          </Button>
+        )}
+      </Group>
+      <ServerTable
+        label="DHCP leases"
+        columns={COLUMNS}
+        query={query}
+        table={table}
+        rowKey={(l) => l.mac}
+        rowName={(l) => `${l.ip} (${l.mac})`}
+        emptyText="No leases yet: machines get one when they ask the DHCP server for an address."
+        {...(canEdit ? { selection: { selected, onChange: setSelected } } : {})}
+        rowActions={
+          canEdit
+            ? (lease) => <DeleteButton what={`lease ${lease.ip}`} message={`${lease.mac} loses ${lease.ip}; the address returns to the pool.`} onConfirm={() => remove.mutate(lease.mac)} />
+            : undefined
+        }
+      />
+    </Stack>
+  );
+}

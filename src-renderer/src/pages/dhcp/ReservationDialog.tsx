@@ -1,0 +1,110 @@
+import { Alert, Button, Divider, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useEffect, useState } from 'react';
+import type { Reservation } from '../../api/models/dhcp.js';
+import { segment } from '../../api/query-string.js';
+import { applyServerErrors } from '../../components/form-errors.js';
+import { useApiMutation } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+import { isHostname, isIPv4, isMac } from '../../validators.js';
+import { optionFromForm, optionToForm, optionValueProblem, type OptionForm } from './dhcp-form-model.js';
+import { DhcpOptionsEditor } from './DhcpOptionsEditor.js';
+
+interface FormValues {
+  mac: string;
+  ip: string;
+  hostname: string;
+  boot_file: string;
+  options: OptionForm[];
+}
+
+const initial = (reservation: Reservation | null): FormValues => ({
+  mac: reservation?.mac ?? '',
+  ip: reservation?.ip ?? '',
+  hostname: reservation?.hostname ?? '',
+  boot_file: reservation?.boot_file ?? '',
+  options: reservation?.options.map(optionToForm) ?? [],
+});
+
+/** Create or edit a DHCP reservation: a fixed address for a MAC, with its own boot file and options. */
+export function ReservationDialog({ opened, reservation, onClose }: { opened: boolean; reservation: Reservation | null; onClose: () => void }) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<FormValues>({
+    initialValues: initial(reservation),
+    validate: {
+      mac: (value) => (isMac(value) ? null : 'A MAC address, e.g. 52:54:00:12:34:56'),
+      ip: (value) => (isIPv4(value) ? null : 'An IPv4 address inside a configured subnet'),
+      hostname: (value) => (value.trim() === '' || isHostname(value) ? null : 'A host name (letters, digits, hyphens)'),
+      options: {
+        code: (value) => (Number.isInteger(Number(value)) && value !== '' && Number(value) >= 1 && Number(value) <= 254 ? null : '1–254'),
+        value: (value, values, path) => {
+          const index = Number(path.split('.')[1]);
+          const option = values.options[index];
+          return option ? optionValueProblem({ ...option, value }) : null;
+        },
+      },
+    },
+  });
+  useEffect(() => {
+    if (opened) {
+      form.setValues(initial(reservation));
+      form.resetDirty(initial(reservation));
+      form.clearErrors();
+      setFormError(null);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened, reservation]);
+
+  const save = useApiMutation(
+    (client, body: object) =>
+      reservation ? client.put<Reservation>(`/dhcp/reservations/${segment(reservation.id)}`, body) : client.post<Reservation>('/dhcp/reservations', body),
+    { invalidate: [keys.reservations, keys.leases], notifyErrors: false, success: (saved) => `Reservation ${saved.ip} for ${saved.mac} saved.` },
+  );
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={reservation ? `Edit reservation ${reservation.ip}` : 'New reservation'} size="lg">
+      <form
+        onSubmit={form.onSubmit((values) => {
+          setFormError(null);
+          const body = {
+            mac: values.mac.trim(),
+            ip: values.ip.trim(),
+            hostname: values.hostname.trim() === '' ? null : values.hostname.trim(),
+            boot_file: values.boot_file.trim() === '' ? null : values.boot_file.trim(),
+            options: values.options.map(optionFromForm),
+          };
+          save.mutate(body, { onSuccess: onClose, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['mac', 'ip', 'hostname', 'boot_file', 'options'] })) });
+        })}
+      >
+        <Stack gap="sm">
+          {formError && (
+            <Alert color="red" role="alert">
+              {formError}
+            </Alert>
+          )}
+          {reservation?.host_id !== null && reservation?.host_id !== undefined && (
+            <Alert color="blue">This reservation belongs to host #{reservation.host_id}; changing the host's IP or MAC moves it.</Alert>
+          )}
+          <Group grow align="flex-start">
+            <TextInput label="MAC address" placeholder="52:54:00:12:34:56" data-autofocus {...form.getInputProps('mac')} />
+            <TextInput label="IP address" placeholder="192.168.50.20" {...form.getInputProps('ip')} />
+          </Group>
+          <Group grow align="flex-start">
+            <TextInput label="Hostname (option 12)" placeholder="none" {...form.getInputProps('hostname')} />
+            <TextInput label="Boot file" placeholder="from the architecture map" description="Overrides the first-stage boot file" {...form.getInputProps('boot_file')} />
+          </Group>
+          <Divider label="Custom options (override the subnet's)" labelPosition="left" />
+          <DhcpOptionsEditor form={form} path="options" options={form.getValues().options} readOnly={false} owner="this reservation" />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {reservation ? 'Save reservation' : 'Create reservation'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,96 @@
+import { Alert, Anchor, Badge, Button, Card, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import type { BootConfig } from '../../api/models/hosts.js';
+import { QueryState } from '../../components/QueryState.js';
+import { CodeEditor } from '../../editor/CodeEditor.js';
+import { useApiGet } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+
+const ACTION_TEXT: Record<BootConfig['action'], string> = {
+  profile: 'Boots a profile',
+  menu: 'Gets the boot menu',
+  local: 'Boots from the local disk',
+  denied: 'Is denied',
+};
+
+function Preview({ config }: { config: BootConfig }) {
+  return (
+    <Stack gap="sm">
+      <Group gap="xs">
+        <Badge variant="light" color={config.action === 'denied' ? 'red' : 'blue'} radius="sm">
+          {ACTION_TEXT[config.action]}
+        </Badge>
+        {config.profile && (
+          <Text size="sm">
+            <Anchor component={Link} to={`/profiles/${config.profile.id}`}>
+              {config.profile.name}
+            </Anchor>{' '}
+            (version {config.profile.script_version})
+          </Text>
+        )}
+      </Group>
+      <Text size="sm">{config.reason_text}</Text>
+      {config.render_error && (
+        <Alert color="red" title="The template does not render for this host" role="alert">
+          <Text size="sm" className="pre-wrap">
+            {config.render_error}
+          </Text>
+          <Text size="xs" mt={4}>
+            The machine would get the fallback script below.
+          </Text>
+        </Alert>
+      )}
+      <Text size="sm">
+        Entry script: <Code>{config.entry_url}</Code>
+        <br />
+        Its own script: <Code className="pre-wrap">{config.script_url}</Code>
+        {config.client_ip && (
+          <>
+            <br />
+            Assumed client address: <Code>{config.client_ip}</Code>
+          </>
+        )}
+      </Text>
+      {config.files.length > 0 && (
+        <Table verticalSpacing={4}>
+          <caption className="visually-hidden">Files the host would fetch</caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Command</Table.Th>
+              <Table.Th>Fetches</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {config.files.map((file, index) => (
+              <Table.Tr key={index}>
+                <Table.Td className="mono">{file.command}</Table.Td>
+                <Table.Td className="mono pre-wrap">{file.url}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <CodeEditor label="Rendered boot script" value={config.script} readOnly maxHeight="28rem" />
+    </Stack>
+  );
+}
+
+/** GET /hosts/{id}/boot-config: what the host would get if it booted now (nothing is recorded). */
+export function BootConfigPreview({ hostId }: { hostId: number }) {
+  const query = useApiGet<BootConfig>(keys.bootConfig(hostId), `/hosts/${hostId}/boot-config`);
+  return (
+    <Card withBorder component="section" aria-labelledby="boot-preview-title">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4" id="boot-preview-title">
+          Boot configuration preview
+        </Title>
+        <Button variant="default" size="xs" loading={query.isFetching} onClick={() => void query.refetch()}>
+          Preview again
+        </Button>
+      </Group>
+      <QueryState query={query} what="the boot configuration">
+        {(config) => <Preview config={config} />}
+      </QueryState>
+    </Card>
+  );
+}

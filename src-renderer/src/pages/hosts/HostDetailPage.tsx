@@ -1,0 +1,195 @@
+import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { isApiError } from '../../api/api-error.js';
+import type { Host } from '../../api/models/hosts.js';
+import type { WolHistoryEntry } from '../../api/models/power.js';
+import { useCan } from '../../app-state.js';
+import { useConfirm } from '../../components/ConfirmDialog.js';
+import { Dim } from '../../components/Dim.js';
+import { notifyError, notifySuccess } from '../../components/notify.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { EmptyState, LoadError, Loading, QueryState } from '../../components/QueryState.js';
+import { StatusBadge } from '../../components/StatusBadge.js';
+import { formatDateTime } from '../../format.js';
+import { useApiGet, useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+import { NotFoundPage } from '../NotFoundPage.js';
+import { BootConfigPreview } from './BootConfigPreview.js';
+import { HostDialog, type HostDialogMode } from './HostDialog.js';
+import { HostPowerCard } from './HostPowerCard.js';
+import { hostLabel } from './HostsPage.js';
+import { useProfileOptions } from './use-profile-options.js';
+import { describeWake, wakeHost } from './wake.js';
+
+function Details({ host }: { host: Host }) {
+  const { nameOf } = useProfileOptions();
+  const rows: [string, ReactNode][] = [
+    ['MAC address', <span className="mono">{host.mac}</span>],
+    ['Hostname', host.hostname ?? <Dim />],
+    ['IP address', host.ip ?? <Dim>none (no reservation)</Dim>],
+    ['Profile', host.profile_id !== null ? <Anchor component={Link} to={`/profiles/${host.profile_id}`}>{nameOf(host.profile_id)}</Anchor> : <Dim>none: group or global default</Dim>],
+    ['Group', host.group ?? <Dim />],
+    ['Tags', host.tags.length > 0 ? host.tags.join(', ') : <Dim />],
+    ['Architecture / platform', `${host.arch ?? '—'} / ${host.platform ?? '—'}`],
+    ['Last boot', host.last_boot_at ? `${formatDateTime(host.last_boot_at)} from ${host.last_seen_ip ?? '?'}` : <Dim>never</Dim>],
+    ['Description', host.description ? <Text size="sm" className="pre-wrap">{host.description}</Text> : <Dim />],
+    ['Created / changed', `${formatDateTime(host.created_at)} / ${formatDateTime(host.updated_at)}`],
+  ];
+  return (
+    <Card withBorder component="section" aria-labelledby="host-details-title">
+      <Title order={2} size="h4" id="host-details-title" mb="sm">
+        Details
+      </Title>
+      <Table variant="vertical" layout="fixed">
+        <caption className="visually-hidden">Host details</caption>
+        <Table.Tbody>
+          {rows.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th w={190}>{label}</Table.Th>
+              <Table.Td>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Card>
+  );
+}
+
+function WakeHistory({ hostId }: { hostId: number }) {
+  const query = useApiList<WolHistoryEntry>([...keys.wol, 'history', 'host'], '/wol/history', { host_id: hostId, size: 10 });
+  return (
+    <Card withBorder component="section" aria-labelledby="host-wol-title">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4" id="host-wol-title">
+          Wake-on-LAN history
+        </Title>
+        <Anchor component={Link} to={`/wol?host_id=${hostId}`} size="sm">
+          All
+        </Anchor>
+      </Group>
+      <QueryState query={query} what="the wake history">
+        {(list) =>
+          list.data.length === 0 ? (
+            <EmptyState>Never woken.</EmptyState>
+          ) : (
+            <Stack gap={4}>
+              {list.data.map((entry) => (
+                <Group key={entry.id} gap="xs">
+                  <StatusBadge value={entry.result} />
+                  <Text size="sm">
+                    {formatDateTime(entry.created_at)} · {entry.trigger} by {entry.user}
+                    {entry.interface ? ` · ${entry.interface}` : ''}
+                    {entry.error ? ` · ${entry.error}` : ''}
+                  </Text>
+                </Group>
+              ))}
+            </Stack>
+          )
+        }
+      </QueryState>
+    </Card>
+  );
+}
+
+/** `/hosts/:id`: one host, its boot-config preview, wake and power actions. */
+export function HostDetailPage() {
+  const params = useParams();
+  const id = Number(params.id);
+  const valid = Number.isInteger(id) && id >= 1;
+  const query = useApiGet<Host>(keys.host(id), valid ? `/hosts/${id}` : null);
+  const canEdit = useCan('operator');
+  const confirm = useConfirm();
+  const navigate = useNavigate();
+  const [dialog, setDialog] = useState<HostDialogMode | null>(null);
+  const wake = useApiMutation((client, host: Host) => wakeHost(client, host.id), {
+    invalidate: [keys.wol],
+    errorTitle: 'Wake-on-LAN failed',
+    onSuccess: (result) => (result.ok ? notifySuccess(describeWake(result)) : notifyError(new Error(describeWake(result)), 'Wake-on-LAN failed')),
+  });
+  const remove = useApiMutation((client, host: Host) => client.delete<Host>(`/hosts/${host.id}`), {
+    invalidate: [keys.hosts, keys.reservations],
+    success: (host) => `Host ${hostLabel(host)} deleted.`,
+    onSuccess: () => void navigate('/hosts'),
+  });
+
+  if (!valid) return <NotFoundPage />;
+  if (query.isPending) return <Loading label="Loading the host…" />;
+  if (query.isError) {
+    if (isApiError(query.error) && query.error.status === 404) {
+      return (
+        <Stack>
+          <PageHeader title="Host not found" />
+          <Text>
+            There is no host #{id}.{' '}
+            <Anchor component={Link} to="/hosts">
+              Back to the hosts
+            </Anchor>
+          </Text>
+        </Stack>
+      );
+    }
+    return <LoadError what="the host" error={query.error} onRetry={() => void query.refetch()} />;
+  }
+  const host = query.data;
+  const name = hostLabel(host);
+
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={name}
+        description={
+          <>
+            <Anchor component={Link} to="/hosts" inherit>
+              Hosts
+            </Anchor>{' '}
+            › host #{host.id}
+            {host.discovered && (
+              <Badge ml="xs" color="orange" variant="light" size="sm">
+                discovered
+              </Badge>
+            )}
+            {!host.enabled && (
+              <Badge ml="xs" color="gray" variant="light" size="sm">
+                disabled
+              </Badge>
+            )}
+          </>
+        }
+        actions={
+          canEdit && (
+            <>
+              {host.discovered && <Button onClick={() => setDialog('adopt')}>Adopt</Button>}
+              <Button variant="default" onClick={() => setDialog('edit')}>
+                Edit
+              </Button>
+              <Button variant="default" loading={wake.isPending} onClick={() => wake.mutate(host)}>
+                Wake
+              </Button>
+              <Button
+                variant="light"
+                color="red"
+                onClick={async () => {
+                  if (await confirm({ title: `Delete host ${name}?`, message: 'The host and its DHCP reservation are deleted. If it boots again it is recorded as discovered.', confirmLabel: 'Delete host' })) {
+                    remove.mutate(host);
+                  }
+                }}
+              >
+                Delete
+              </Button>
+            </>
+          )
+        }
+      />
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+        <Details host={host} />
+        <Stack gap="md">
+          <HostPowerCard hostId={host.id} hostName={name} />
+          <WakeHistory hostId={host.id} />
+        </Stack>
+      </SimpleGrid>
+      <BootConfigPreview hostId={host.id} />
+      <HostDialog opened={dialog !== null} host={host} mode={dialog ?? 'edit'} onClose={() => setDialog(null)} />
+    </Stack>
+  );
+}

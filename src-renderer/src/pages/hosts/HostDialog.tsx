@@ -1,0 +1,149 @@
+import { Alert, Button, Group, Modal, Select, Stack, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useEffect, useState } from 'react';
+import type { Host, HostInput } from '../../api/models/hosts.js';
+import { segment } from '../../api/query-string.js';
+import { applyServerErrors } from '../../components/form-errors.js';
+import { useApiMutation } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+import { isHostname, isIPv4, isMac } from '../../validators.js';
+import { useProfileOptions } from './use-profile-options.js';
+
+interface FormValues {
+  mac: string;
+  hostname: string;
+  ip: string;
+  profile_id: string | null;
+  group: string;
+  tags: string[];
+  description: string;
+  arch: string;
+  enabled: boolean;
+}
+
+const GROUP_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
+const TAG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+
+const initial = (host: Host | null): FormValues => ({
+  mac: host?.mac ?? '',
+  hostname: host?.hostname ?? '',
+  ip: host?.ip ?? '',
+  profile_id: host?.profile_id !== null && host?.profile_id !== undefined ? String(host.profile_id) : null,
+  group: host?.group ?? '',
+  tags: host?.tags ?? [],
+  description: host?.description ?? '',
+  arch: host?.arch ?? '',
+  enabled: host?.enabled ?? true,
+});
+
+export function hostBody(values: FormValues, adopt: boolean): HostInput {
+  const text = (value: string) => (value.trim() === '' ? null : value.trim());
+  return {
+    mac: values.mac.trim(),
+    hostname: text(values.hostname),
+    ip: text(values.ip),
+    profile_id: values.profile_id === null ? null : Number(values.profile_id),
+    group: text(values.group),
+    tags: values.tags,
+    description: values.description,
+    arch: text(values.arch),
+    enabled: values.enabled,
+    ...(adopt ? { discovered: false } : {}),
+  };
+}
+
+export type HostDialogMode = 'create' | 'edit' | 'adopt';
+
+const TITLES: Record<HostDialogMode, string> = { create: 'New host', edit: 'Edit host', adopt: 'Adopt discovered machine' };
+const SUBMIT: Record<HostDialogMode, string> = { create: 'Create host', edit: 'Save host', adopt: 'Adopt host' };
+
+/** Create, edit or adopt a host (adopting clears `discovered`), with a profile picker. */
+export function HostDialog({ opened, host, mode, onClose, onSaved }: { opened: boolean; host: Host | null; mode: HostDialogMode; onClose: () => void; onSaved?: (host: Host) => void }) {
+  const { options, query: profilesQuery } = useProfileOptions();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<FormValues>({
+    initialValues: initial(host),
+    validate: {
+      mac: (value) => (isMac(value) ? null : 'A MAC address, e.g. 52:54:00:12:34:56'),
+      hostname: (value) => (value.trim() === '' || isHostname(value) ? null : 'A host name: letters, digits, inner hyphens, dots between labels'),
+      ip: (value) => (value.trim() === '' || isIPv4(value) ? null : 'An IPv4 address, or empty'),
+      group: (value) => (value.trim() === '' || GROUP_PATTERN.test(value.trim()) ? null : 'Letters, digits, space . _ - (starting with a letter or digit), at most 64'),
+      tags: (value) => (value.every((tag) => TAG_PATTERN.test(tag)) ? (value.length <= 32 ? null : 'At most 32 tags') : 'Tags: letters, digits . _ : - (at most 64 each)'),
+      arch: (value) => (value.trim() === '' || /^[a-z0-9_]{1,16}$/.test(value.trim()) ? null : 'Lowercase letters, digits and _ (x86_64, arm64)'),
+      description: (value) => (value.length <= 1024 ? null : 'At most 1024 characters'),
+    },
+  });
+  useEffect(() => {
+    if (opened) {
+      form.setValues(initial(host));
+      form.resetDirty(initial(host));
+      form.clearErrors();
+      setFormError(null);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened, host]);
+
+  const save = useApiMutation((client, body: HostInput) => (host ? client.put<Host>(`/hosts/${segment(host.id)}`, body) : client.post<Host>('/hosts', body)), {
+    invalidate: [keys.hosts, keys.reservations],
+    notifyErrors: false,
+    success: (saved) => `Host ${saved.hostname ?? saved.mac} ${mode === 'create' ? 'created' : mode === 'adopt' ? 'adopted' : 'saved'}.`,
+  });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={TITLES[mode]} size="lg">
+      <form
+        onSubmit={form.onSubmit((values) => {
+          setFormError(null);
+          save.mutate(hostBody(values, mode === 'adopt'), {
+            onSuccess: (saved) => {
+              onClose();
+              onSaved?.(saved);
+            },
+            onError: (error) => setFormError(applyServerErrors(form, error, { fields: Object.keys(values) })),
+          });
+        })}
+      >
+        <Stack gap="sm">
+          {formError && (
+            <Alert color="red" role="alert">
+              {formError}
+            </Alert>
+          )}
+          <Group grow align="flex-start">
+            <TextInput label="MAC address" placeholder="52:54:00:12:34:56" withAsterisk data-autofocus={mode === 'create' || undefined} {...form.getInputProps('mac')} />
+            <TextInput label="Hostname" placeholder="web01" data-autofocus={mode !== 'create' || undefined} {...form.getInputProps('hostname')} />
+          </Group>
+          <Group grow align="flex-start">
+            <TextInput label="IP address" placeholder="none" description="Reserves this address in DHCP" {...form.getInputProps('ip')} />
+            <Select
+              label="Boot profile"
+              placeholder={profilesQuery.isPending ? 'Loading profiles…' : 'None (group default or global default)'}
+              data={options}
+              clearable
+              searchable
+              nothingFoundMessage="No profile of that name"
+              {...form.getInputProps('profile_id')}
+            />
+          </Group>
+          <Group grow align="flex-start">
+            <TextInput label="Group" placeholder="none" description="A profile can be the default of a group" {...form.getInputProps('group')} />
+            <TagsInput label="Tags" placeholder="Type and press Enter" {...form.getInputProps('tags')} />
+          </Group>
+          <Group grow align="flex-start">
+            <TextInput label="Architecture" placeholder="learned at boot" {...form.getInputProps('arch')} />
+            <Switch label="Enabled (off: boots the local disk)" mt="lg" {...form.getInputProps('enabled', { type: 'checkbox' })} />
+          </Group>
+          <Textarea label="Description" autosize minRows={2} maxRows={6} {...form.getInputProps('description')} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {SUBMIT[mode]}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,193 @@
+import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { Host } from '../../api/models/hosts.js';
+import { useCan } from '../../app-state.js';
+import { Dim } from '../../components/Dim.js';
+import { notifyError, notifySuccess } from '../../components/notify.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { RowButton } from '../../components/RowActions.js';
+import { ServerTable, TableFilter, TableSearch, TableTextFilter, type Column, type RowKey } from '../../components/ServerTable.js';
+import { useTableParams } from '../../components/use-table-params.js';
+import { formatDateTime, formatRelative } from '../../format.js';
+import { useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+import { HostDialog, type HostDialogMode } from './HostDialog.js';
+import { useProfileOptions } from './use-profile-options.js';
+import { describeWake, wakeHost, wakeHosts } from './wake.js';
+
+export function hostLabel(host: Host): string {
+  return host.hostname ?? host.mac;
+}
+
+/** `/hosts`: known and discovered machines; create, adopt, wake (one or selected). */
+export function HostsPage() {
+  const table = useTableParams({ defaultSort: 'id', filters: ['group', 'tag', 'profile_id', 'discovered', 'enabled'] as const });
+  const query = useApiList<Host>(keys.hosts, '/hosts', table.apiParams);
+  const { nameOf, options } = useProfileOptions();
+  const canEdit = useCan('operator');
+  const navigate = useNavigate();
+  const [selected, setSelected] = useState<Set<RowKey>>(new Set());
+  const [dialog, setDialog] = useState<{ mode: HostDialogMode; host: Host | null } | null>(null);
+
+  const wake = useApiMutation((client, host: Host) => wakeHost(client, host.id), {
+    invalidate: [keys.wol],
+    errorTitle: 'Wake-on-LAN failed',
+    onSuccess: (result) => (result.ok ? notifySuccess(describeWake(result)) : notifyError(new Error(describeWake(result)), 'Wake-on-LAN failed')),
+  });
+  const wakeMany = useApiMutation((client, ids: number[]) => wakeHosts(client, ids), {
+    invalidate: [keys.wol],
+    onSuccess: (results) => {
+      const failed = results.filter((result) => !result.ok);
+      if (failed.length === 0) notifySuccess(`Magic packets sent to ${results.length} host(s).`);
+      else notifyError(new Error(failed.map(describeWake).join(' ')), `${failed.length} of ${results.length} host(s) not woken`);
+      setSelected(new Set());
+    },
+  });
+
+  const columns: Column<Host>[] = [
+    {
+      key: 'hostname',
+      header: 'Host',
+      sortKey: 'hostname',
+      render: (host) => (
+        <div>
+          <Anchor component={Link} to={`/hosts/${host.id}`} size="sm" fw={500}>
+            {hostLabel(host)}
+          </Anchor>
+          {host.hostname && (
+            <Text size="xs" c="dimmed" className="mono">
+              {host.mac}
+            </Text>
+          )}
+        </div>
+      ),
+    },
+    { key: 'ip', header: 'IP address', sortKey: 'ip', render: (host) => host.ip ?? (host.last_seen_ip ? <Dim>{host.last_seen_ip} (seen)</Dim> : <Dim />) },
+    { key: 'profile', header: 'Profile', sortKey: 'profile_id', render: (host) => nameOf(host.profile_id) ?? <Dim>default</Dim> },
+    {
+      key: 'group',
+      header: 'Group and tags',
+      sortKey: 'group',
+      render: (host) =>
+        host.group === null && host.tags.length === 0 ? (
+          <Dim />
+        ) : (
+          <Group gap={4}>
+            {host.group && <Text size="sm">{host.group}</Text>}
+            {host.tags.map((tag) => (
+              <Badge key={tag} variant="outline" radius="sm" size="sm" style={{ textTransform: 'none' }}>
+                {tag}
+              </Badge>
+            ))}
+          </Group>
+        ),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      sortKey: 'discovered',
+      render: (host) => (
+        <Group gap={4} wrap="nowrap">
+          {host.discovered && (
+            <Badge color="orange" variant="light" radius="sm">
+              discovered
+            </Badge>
+          )}
+          {!host.enabled && (
+            <Badge color="gray" variant="light" radius="sm">
+              disabled
+            </Badge>
+          )}
+          {!host.discovered && host.enabled && <Dim>known</Dim>}
+        </Group>
+      ),
+    },
+    {
+      key: 'last_boot_at',
+      header: 'Last boot',
+      sortKey: 'last_boot_at',
+      render: (host) => (host.last_boot_at ? <span title={formatDateTime(host.last_boot_at)}>{formatRelative(host.last_boot_at)}</span> : <Dim>never</Dim>),
+    },
+  ];
+
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title="Hosts"
+        description="Machines Bootwright knows: their boot profile, address and group. Unknown machines that boot are recorded as discovered."
+        actions={canEdit && <Button onClick={() => setDialog({ mode: 'create', host: null })}>New host</Button>}
+      />
+      <Group gap="sm">
+        <TableSearch table={table} label="Search hosts" placeholder="Search MAC, name, IP, tags…" width={220} />
+        <TableTextFilter table={table} name="group" label="Group" width={120} />
+        <TableTextFilter table={table} name="tag" label="Tag" width={110} />
+        <TableFilter table={table} name="profile_id" label="Profile" options={options} width={170} />
+        <TableFilter
+          table={table}
+          name="discovered"
+          label="Discovered"
+          options={[
+            { value: 'true', label: 'Discovered only' },
+            { value: 'false', label: 'Adopted only' },
+          ]}
+          width={170}
+        />
+        <TableFilter
+          table={table}
+          name="enabled"
+          label="Enabled"
+          options={[
+            { value: 'true', label: 'Enabled' },
+            { value: 'false', label: 'Disabled' },
+          ]}
+          width={140}
+        />
+        {canEdit && (
+          <Button variant="default" disabled={selected.size === 0 || wakeMany.isPending} loading={wakeMany.isPending} onClick={() => wakeMany.mutate([...selected].map(Number))}>
+            Wake selected ({selected.size})
+          </Button>
+        )}
+      </Group>
+      <ServerTable
+        label="Hosts"
+        columns={columns}
+        query={query}
+        table={table}
+        rowKey={(host) => host.id}
+        rowName={hostLabel}
+        emptyText={
+          <Text span inherit>
+            No hosts yet. Add one, or let a machine boot: it is recorded as discovered.
+          </Text>
+        }
+        {...(canEdit ? { selection: { selected, onChange: setSelected } } : {})}
+        rowActions={
+          canEdit
+            ? (host) => (
+                <>
+                  {host.discovered && (
+                    <RowButton label={`Adopt ${hostLabel(host)}`} onClick={() => setDialog({ mode: 'adopt', host })}>
+                      Adopt
+                    </RowButton>
+                  )}
+                  <RowButton label={`Wake ${hostLabel(host)}`} onClick={() => wake.mutate(host)} disabled={wake.isPending}>
+                    Wake
+                  </RowButton>
+                </>
+              )
+            : undefined
+        }
+      />
+      <HostDialog
+        opened={dialog !== null}
+        host={dialog?.host ?? null}
+        mode={dialog?.mode ?? 'create'}
+        onClose={() => setDialog(null)}
+        onSaved={(host) => {
+          if (dialog?.mode === 'create') void navigate(`/hosts/${host.id}`);
+        }}
+      />
+    </Stack>
+  );
+}

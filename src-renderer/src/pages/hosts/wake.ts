@@ -1,0 +1,17 @@
+import type { ApiClient } from '../../api/api-client.js';
+import type { WakeResult } from '../../api/models/power.js';
+import { segment } from '../../api/query-string.js';
+
+export function wakeHost(client: ApiClient, id: number): Promise<WakeResult> {
+  return client.post<WakeResult>(`/hosts/${segment(id)}/wake`, {});
+}
+
+export function wakeHosts(client: ApiClient, ids: number[]): Promise<WakeResult[]> {
+  return client.post<WakeResult[]>('/hosts/batch/wake', { ids });
+}
+
+/** "Magic packet sent on eth0, eth1" or the reason nothing went out. */
+export function describeWake(result: WakeResult): string {
+  if (result.ok) return `Magic packet sent to ${result.mac ?? 'the host'} on ${result.interfaces.join(', ') || 'no interface'}${result.error ? ` (${result.error})` : ''}.`;
+  return `Nothing sent to ${result.mac ?? 'the host'}: ${result.error ?? 'unknown reason'}`;
+}

@@ -1,0 +1,72 @@
+import { Group, Stack, Text } from '@mantine/core';
+import type { AuditEntry } from '../../api/models/system.js';
+import { DateRangeFilter } from '../../components/DateRangeFilter.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { ServerTable, TableFilter, TableSearch, TableTextFilter, type Column } from '../../components/ServerTable.js';
+import { StatusBadge } from '../../components/StatusBadge.js';
+import { useTableParams } from '../../components/use-table-params.js';
+import { formatDateTime } from '../../format.js';
+import { useApiList } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+
+const COLUMNS: Column<AuditEntry>[] = [
+  { key: 'created_at', header: 'Time', sortKey: 'created_at', render: (a) => <span className="nowrap">{formatDateTime(a.created_at)}</span> },
+  {
+    key: 'user',
+    header: 'User',
+    sortKey: 'user',
+    render: (a) => (
+      <div>
+        {a.user}
+        <Text size="xs" c="dimmed">
+          {a.via === 'ipc' ? 'desktop' : (a.remote_address ?? 'http')}
+        </Text>
+      </div>
+    ),
+  },
+  { key: 'action', header: 'Action', sortKey: 'action', render: (a) => <span className="mono">{a.action}</span> },
+  { key: 'resource', header: 'Resource', sortKey: 'resource_type', render: (a) => `${a.resource_type}${a.resource_id ? ` #${a.resource_id}` : ''}` },
+  {
+    key: 'outcome',
+    header: 'Outcome',
+    sortKey: 'outcome',
+    render: (a) => (
+      <Group gap={4} wrap="nowrap">
+        <StatusBadge value={a.outcome} />
+        <Text size="xs" c="dimmed">
+          {a.status}
+        </Text>
+      </Group>
+    ),
+  },
+  { key: 'request', header: 'Request', render: (a) => <Text size="xs" className="mono pre-wrap">{`${a.method} ${a.path}`}</Text> },
+];
+
+/** `/audit` (operator): who changed what, through which route, and whether it worked. */
+export function AuditPage() {
+  const table = useTableParams({ defaultSort: '-id', filters: ['user', 'action', 'resource', 'outcome', 'since', 'until'] as const });
+  const query = useApiList<AuditEntry>(keys.audit, '/audit-logs', table.apiParams);
+  return (
+    <Stack gap="md">
+      <PageHeader title="Audit log" description="Every change made through the API or the desktop app, with who made it." />
+      <Group gap="sm">
+        <TableSearch table={table} label="Search the audit log" placeholder="Search user, action, path" width={230} />
+        <TableTextFilter table={table} name="user" label="User" width={140} />
+        <TableTextFilter table={table} name="action" label="Action (e.g. hosts.)" width={170} />
+        <TableTextFilter table={table} name="resource" label="Resource type" width={150} />
+        <TableFilter
+          table={table}
+          name="outcome"
+          label="Outcome"
+          options={[
+            { value: 'success', label: 'Success' },
+            { value: 'failure', label: 'Failure' },
+          ]}
+          width={150}
+        />
+        <DateRangeFilter table={table} />
+      </Group>
+      <ServerTable label="Audit entries" columns={COLUMNS} query={query} table={table} rowKey={(a) => a.id} emptyText="Nothing was changed yet." />
+    </Stack>
+  );
+}

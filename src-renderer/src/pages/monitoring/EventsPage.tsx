@@ -1,0 +1,147 @@
+import { Anchor, Button, Card, Code, Group, Modal, Stack, Switch, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { describeError } from '../../api/api-error.js';
+import type { AppEvent } from '../../api/models/system.js';
+import { useAppState } from '../../app-state.js';
+import { DateRangeFilter } from '../../components/DateRangeFilter.js';
+import { Dim } from '../../components/Dim.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { EmptyState } from '../../components/QueryState.js';
+import { RowButton } from '../../components/RowActions.js';
+import { ServerTable, TableFilter, TableSearch, TableTextFilter, type Column } from '../../components/ServerTable.js';
+import { StatusBadge } from '../../components/StatusBadge.js';
+import { useTableParams } from '../../components/use-table-params.js';
+import { formatDateTime } from '../../format.js';
+import { asAppEvent } from '../../live/live-events-store.js';
+import { useApiList } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+import { EventList } from '../dashboard/EventList.js';
+
+const TAIL_KEPT = 200;
+
+/** Live tail: a stream with the page's kind, level and MAC filters; newest first, at most 200 kept. */
+function LiveTail({ filters }: { filters: Record<string, string> }) {
+  const { client } = useAppState();
+  const [events, setEvents] = useState<AppEvent[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const filterKey = JSON.stringify(filters);
+  useEffect(() => {
+    setEvents([]);
+    setError(null);
+    const params = Object.fromEntries(Object.entries(JSON.parse(filterKey) as Record<string, string>).filter(([, value]) => value !== ''));
+    return client.subscribe(
+      { stream: 'events', params },
+      {
+        onMessage: (message) => {
+          const event = asAppEvent(message.data);
+          if (!event) return;
+          setError(null);
+          setEvents((current) => [event, ...current.filter((known) => known.id !== event.id)].slice(0, TAIL_KEPT));
+        },
+        onError: (err) => setError(describeError(err)),
+      },
+    );
+  }, [client, filterKey]);
+  return (
+    <Card withBorder component="section" aria-labelledby="tail-title">
+      <Group justify="space-between" mb="xs">
+        <Title order={2} size="h4" id="tail-title">
+          Live tail
+        </Title>
+        <Button size="xs" variant="default" onClick={() => setEvents([])} disabled={events.length === 0}>
+          Clear view
+        </Button>
+      </Group>
+      {error && (
+        <Text size="sm" c="orange" role="status">
+          Stream interrupted: {error}
+        </Text>
+      )}
+      {events.length === 0 ? <EmptyState>Waiting for events that match the filters…</EmptyState> : <EventList events={events} label="Live events" />}
+    </Card>
+  );
+}
+
+/** `/events`: the event log with filters, server paging, details, and a live tail. */
+export function EventsPage() {
+  const table = useTableParams({ defaultSort: '-id', filters: ['kind', 'level', 'mac', 'since', 'until'] as const });
+  const query = useApiList<AppEvent>(keys.events, '/events', table.apiParams);
+  const [tail, setTail] = useState(false);
+  const [detail, setDetail] = useState<AppEvent | null>(null);
+  const columns: Column<AppEvent>[] = [
+    { key: 'created_at', header: 'Time', sortKey: 'created_at', render: (e) => <span className="nowrap">{formatDateTime(e.created_at)}</span> },
+    { key: 'level', header: 'Level', sortKey: 'level', render: (e) => <StatusBadge value={e.level} /> },
+    { key: 'kind', header: 'Kind', sortKey: 'kind', render: (e) => <span className="mono">{e.kind}</span> },
+    { key: 'message', header: 'Message', render: (e) => <Text size="sm" className="pre-wrap">{e.message}</Text> },
+    {
+      key: 'machine',
+      header: 'Machine',
+      render: (e) =>
+        e.mac || e.ip || e.host_id !== null ? (
+          <div className="mono">
+            {e.host_id !== null ? (
+              <Anchor component={Link} to={`/hosts/${e.host_id}`} size="xs">
+                host #{e.host_id}
+              </Anchor>
+            ) : null}
+            {e.mac && <div>{e.mac}</div>}
+            {e.ip && <div>{e.ip}</div>}
+          </div>
+        ) : (
+          <Dim />
+        ),
+    },
+  ];
+  const { kind, level, mac } = table.filters;
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title="Events"
+        description="What happened: services, DHCP, boots, transfers, power, logins. Newest first."
+        actions={<Switch label="Live tail" checked={tail} onChange={(event) => setTail(event.currentTarget.checked)} />}
+      />
+      <Group gap="sm">
+        <TableSearch table={table} label="Search events" placeholder="Search kind, message, MAC, IP" width={240} />
+        <TableTextFilter table={table} name="kind" label="Kind (e.g. dhcp. or boot.)" width={200} />
+        <TableFilter
+          table={table}
+          name="level"
+          label="Level"
+          options={[
+            { value: 'info', label: 'Info and above' },
+            { value: 'warn', label: 'Warnings and errors' },
+            { value: 'error', label: 'Errors only' },
+          ]}
+          width={190}
+        />
+        <TableTextFilter table={table} name="mac" label="MAC" width={170} />
+        <DateRangeFilter table={table} />
+      </Group>
+      {tail && <LiveTail filters={{ kind: kind ?? '', level: level ?? '', mac: mac ?? '' }} />}
+      <ServerTable
+        label="Events"
+        columns={columns}
+        query={query}
+        table={table}
+        rowKey={(e) => e.id}
+        emptyText="No events yet."
+        rowActions={(event) =>
+          event.detail ? (
+            <RowButton label={`Details of event ${event.id}`} onClick={() => setDetail(event)}>
+              Details
+            </RowButton>
+          ) : null
+        }
+      />
+      <Modal opened={detail !== null} onClose={() => setDetail(null)} title={detail ? `${detail.kind} · ${formatDateTime(detail.created_at)}` : ''} size="lg">
+        {detail && (
+          <Stack gap="xs">
+            <Text size="sm">{detail.message}</Text>
+            <Code block>{JSON.stringify(detail.detail, null, 2)}</Code>
+          </Stack>
+        )}
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,167 @@
+import { Alert, Button, Checkbox, Group, Modal, NumberInput, PasswordInput, Select, Stack, Switch, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useEffect, useState } from 'react';
+import type { BmcConfig, BmcConfigInput, BmcProtocol } from '../../api/models/power.js';
+import { applyServerErrors } from '../../components/form-errors.js';
+import { TOGGLE_PROPS } from '../../components/password-toggle.js';
+import { useApiMutation } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+import { useHostOptions } from './use-host-options.js';
+
+interface FormValues {
+  name: string;
+  address: string;
+  port: number | string;
+  protocol: BmcProtocol;
+  username: string;
+  password: string;
+  clear_password: boolean;
+  host_id: string | null;
+  verify_tls: boolean;
+  cipher_suite: string;
+  privilege: 'operator' | 'administrator';
+}
+
+const initial = (config: BmcConfig | null): FormValues => ({
+  name: config?.name ?? '',
+  address: config?.address ?? '',
+  port: config?.port ?? '',
+  protocol: config?.protocol ?? 'ipmi',
+  username: config?.username ?? '',
+  password: '',
+  clear_password: false,
+  host_id: config?.host_id !== null && config?.host_id !== undefined ? String(config.host_id) : null,
+  verify_tls: config?.verify_tls ?? true,
+  cipher_suite: config?.cipher_suite ? String(config.cipher_suite) : '',
+  privilege: config?.privilege ?? 'administrator',
+});
+
+/** The body: the password only when typed (it is write-only), or "" to remove a stored one. */
+export function bmcBody(values: FormValues, editing: boolean): BmcConfigInput {
+  const body: BmcConfigInput = {
+    name: values.name.trim(),
+    address: values.address.trim(),
+    protocol: values.protocol,
+    username: values.username.trim(),
+    host_id: values.host_id === null ? null : Number(values.host_id),
+    verify_tls: values.verify_tls,
+    cipher_suite: values.cipher_suite === '' ? null : (Number(values.cipher_suite) as 3 | 17),
+    privilege: values.privilege,
+  };
+  if (values.port !== '') body.port = Number(values.port);
+  if (values.clear_password) body.password = '';
+  else if (values.password !== '' || !editing) body.password = values.password;
+  return body;
+}
+
+/** Create or edit a BMC config (IPMI or Redfish). */
+export function BmcConfigDialog({ opened, config, onClose }: { opened: boolean; config: BmcConfig | null; onClose: () => void }) {
+  const { options } = useHostOptions();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<FormValues>({
+    initialValues: initial(config),
+    validate: {
+      name: (value) => (value.trim() === '' ? 'Name the BMC' : value.length > 64 ? 'At most 64 characters' : null),
+      address: (value) => (value.trim() === '' ? 'The BMC address or host name' : null),
+      port: (value) => (value === '' || (Number.isInteger(Number(value)) && Number(value) >= 1 && Number(value) <= 65535) ? null : '1–65535, or empty for the default'),
+      username: (value) => (value.trim() === '' ? 'The BMC user' : null),
+    },
+  });
+  useEffect(() => {
+    if (opened) {
+      form.setValues(initial(config));
+      form.resetDirty(initial(config));
+      form.clearErrors();
+      setFormError(null);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened, config]);
+  const save = useApiMutation(
+    (client, body: BmcConfigInput) => (config ? client.put<BmcConfig>(`/bmc/configs/${config.id}`, body) : client.post<BmcConfig>('/bmc/configs', body)),
+    { invalidate: [keys.bmc], notifyErrors: false, success: (saved) => `BMC ${saved.name} ${config ? 'saved' : 'added'}.` },
+  );
+  const values = form.getValues();
+  return (
+    <Modal opened={opened} onClose={onClose} title={config ? `Edit BMC ${config.name}` : 'New BMC config'} size="lg">
+      <form
+        onSubmit={form.onSubmit((submitted) => {
+          setFormError(null);
+          save.mutate(bmcBody(submitted, config !== null), {
+            onSuccess: onClose,
+            onError: (error) => setFormError(applyServerErrors(form, error, { fields: Object.keys(submitted) })),
+          });
+        })}
+      >
+        <Stack gap="sm">
+          {formError && (
+            <Alert color="red" role="alert">
+              {formError}
+            </Alert>
+          )}
+          <Group grow align="flex-start">
+            <TextInput label="Name" withAsterisk data-autofocus {...form.getInputProps('name')} />
+            <Select label="Host" placeholder="Not linked" data={options} clearable searchable description="The machine this BMC controls" {...form.getInputProps('host_id')} />
+          </Group>
+          <Group grow align="flex-start">
+            <TextInput label="Address" placeholder="10.0.0.50 or bmc01.lan" withAsterisk {...form.getInputProps('address')} />
+            <Select
+              label="Protocol"
+              data={[
+                { value: 'ipmi', label: 'IPMI 2.0 (UDP)' },
+                { value: 'redfish', label: 'Redfish (HTTPS)' },
+              ]}
+              allowDeselect={false}
+              {...form.getInputProps('protocol')}
+            />
+            <NumberInput label="Port" placeholder={values.protocol === 'ipmi' ? '623' : '443'} min={1} max={65535} allowDecimal={false} {...form.getInputProps('port')} />
+          </Group>
+          <Group grow align="flex-start">
+            <TextInput label="Username" withAsterisk autoComplete="off" {...form.getInputProps('username')} />
+            <PasswordInput
+              label="Password"
+              visibilityToggleButtonProps={TOGGLE_PROPS}
+              autoComplete="new-password"
+              placeholder={config?.has_password ? 'Stored; type to replace' : 'None stored'}
+              disabled={values.clear_password}
+              {...form.getInputProps('password')}
+            />
+          </Group>
+          {config?.has_password && <Checkbox label="Remove the stored password" {...form.getInputProps('clear_password', { type: 'checkbox' })} />}
+          {values.protocol === 'ipmi' ? (
+            <Group grow align="flex-start">
+              <Select
+                label="Cipher suite"
+                data={[
+                  { value: '', label: 'Automatic (17, then 3)' },
+                  { value: '17', label: '17 (SHA-256)' },
+                  { value: '3', label: '3 (SHA-1)' },
+                ]}
+                allowDeselect={false}
+                {...form.getInputProps('cipher_suite')}
+              />
+              <Select
+                label="Session privilege"
+                data={[
+                  { value: 'administrator', label: 'Administrator' },
+                  { value: 'operator', label: 'Operator (enough for power and boot device)' },
+                ]}
+                allowDeselect={false}
+                {...form.getInputProps('privilege')}
+              />
+            </Group>
+          ) : (
+            <Switch label="Verify the TLS certificate (turn off for self-signed BMC certificates)" {...form.getInputProps('verify_tls', { type: 'checkbox' })} />
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {config ? 'Save BMC' : 'Add BMC'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

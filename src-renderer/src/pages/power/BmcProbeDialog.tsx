@@ -1,0 +1,112 @@
+import { Alert, Button, Group, Modal, NumberInput, PasswordInput, Select, Stack, Switch, Table, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { BmcProbeResult } from '../../api/models/power.js';
+import { applyServerErrors } from '../../components/form-errors.js';
+import { TOGGLE_PROPS } from '../../components/password-toggle.js';
+import { useApiMutation } from '../../query/api-hooks.js';
+
+interface FormValues {
+  address: string;
+  port: number | string;
+  protocol: string;
+  username: string;
+  password: string;
+  verify_tls: boolean;
+}
+
+function Result({ result }: { result: BmcProbeResult }) {
+  const rows: [string, string][] = [
+    ['Reachable', result.reachable ? 'yes' : 'no'],
+    ['Logged in', result.authenticated ? 'yes' : 'no'],
+    ['Protocol', `${result.protocol ?? '—'} on port ${result.port}${result.session ? ` (${result.session})` : ''}`],
+    ['Cipher suite', result.cipher_suite !== null ? String(result.cipher_suite) : '—'],
+    ['Vendor / model', `${result.vendor ?? '—'} / ${result.model ?? '—'}`],
+    ['Firmware', result.firmware ?? '—'],
+    ['Power', result.power_state ?? '—'],
+  ];
+  return (
+    <Stack gap="xs" aria-live="polite">
+      {result.error && (
+        <Alert color={result.reachable ? 'orange' : 'red'} title={result.error_reason ?? 'failed'}>
+          {result.error}
+        </Alert>
+      )}
+      <Table variant="vertical">
+        <caption className="visually-hidden">Probe result</caption>
+        <Table.Tbody>
+          {rows.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th w={150}>{label}</Table.Th>
+              <Table.Td>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
+
+/** POST /bmc/probe: try an address and credentials before saving them (detects the protocol when not given). */
+export function BmcProbeDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const form = useForm<FormValues>({
+    initialValues: { address: '', port: '', protocol: '', username: '', password: '', verify_tls: false },
+    validate: {
+      address: (value) => (value.trim() === '' ? 'The BMC address' : null),
+      username: (value) => (value.trim() === '' ? 'The BMC user' : null),
+    },
+  });
+  const probe = useApiMutation((client, body: object) => client.post<BmcProbeResult>('/bmc/probe', body), { notifyErrors: false });
+  const formError = probe.error ? applyServerErrors(form, probe.error, { fields: ['address', 'port', 'protocol', 'username', 'password'] }) : null;
+  return (
+    <Modal opened={opened} onClose={onClose} title="Probe a BMC" size="lg">
+      <form
+        onSubmit={form.onSubmit((values) =>
+          probe.mutate({
+            address: values.address.trim(),
+            username: values.username.trim(),
+            password: values.password,
+            verify_tls: values.verify_tls,
+            ...(values.port !== '' ? { port: Number(values.port) } : {}),
+            ...(values.protocol !== '' ? { protocol: values.protocol } : {}),
+          }),
+        )}
+      >
+        <Stack gap="sm">
+          <Group grow align="flex-start">
+            <TextInput label="Address" withAsterisk data-autofocus {...form.getInputProps('address')} />
+            <Select
+              label="Protocol"
+              data={[
+                { value: '', label: 'Detect' },
+                { value: 'ipmi', label: 'IPMI' },
+                { value: 'redfish', label: 'Redfish' },
+              ]}
+              allowDeselect={false}
+              {...form.getInputProps('protocol')}
+            />
+            <NumberInput label="Port" placeholder="default" min={1} max={65535} allowDecimal={false} {...form.getInputProps('port')} />
+          </Group>
+          <Group grow align="flex-start">
+            <TextInput label="Username" withAsterisk autoComplete="off" {...form.getInputProps('username')} />
+            <PasswordInput label="Password" visibilityToggleButtonProps={TOGGLE_PROPS} autoComplete="new-password" {...form.getInputProps('password')} />
+          </Group>
+          <Switch label="Verify the TLS certificate (Redfish)" {...form.getInputProps('verify_tls', { type: 'checkbox' })} />
+          {formError && (
+            <Alert color="red" role="alert">
+              {formError}
+            </Alert>
+          )}
+          {probe.data && <Result result={probe.data} />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Close
+            </Button>
+            <Button type="submit" loading={probe.isPending}>
+              Probe
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

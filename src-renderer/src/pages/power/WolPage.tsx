@@ -1,0 +1,255 @@
+import { Anchor, Badge, Button, Group, Stack, Table, Tabs, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import type { WolHistoryEntry, WolInterface, WolSchedule } from '../../api/models/power.js';
+import { useCan } from '../../app-state.js';
+import { useConfirm } from '../../components/ConfirmDialog.js';
+import { Dim } from '../../components/Dim.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { EmptyState, QueryState } from '../../components/QueryState.js';
+import { DeleteButton } from '../../components/RowActions.js';
+import { ServerTable, TableFilter, TableSearch, type Column } from '../../components/ServerTable.js';
+import { StatusBadge } from '../../components/StatusBadge.js';
+import { useTableParams } from '../../components/use-table-params.js';
+import { formatDateTime, formatRelative } from '../../format.js';
+import { useApiGet, useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+import { describeRun, previewCron } from './cron-preview.js';
+import { ScheduleDialog } from './ScheduleDialog.js';
+import { useHostOptions } from './use-host-options.js';
+
+function History() {
+  const table = useTableParams({ defaultSort: '-id', filters: ['trigger', 'result', 'host_id'] as const });
+  const query = useApiList<WolHistoryEntry>([...keys.wol, 'history'], '/wol/history', table.apiParams);
+  const { nameOf } = useHostOptions();
+  const canEdit = useCan('operator');
+  const confirm = useConfirm();
+  const remove = useApiMutation((client, entry: WolHistoryEntry) => client.delete<WolHistoryEntry>(`/wol/history/${entry.id}`), { invalidate: [keys.wol], success: 'History entry deleted.' });
+  const clear = useApiMutation((client) => client.delete<{ deleted: number }>('/wol/history'), { invalidate: [keys.wol], success: (result) => `${result.deleted} history entries deleted.` });
+  const columns: Column<WolHistoryEntry>[] = [
+    { key: 'created_at', header: 'When', sortKey: 'created_at', render: (e) => <span title={formatDateTime(e.created_at)}>{formatRelative(e.created_at)}</span> },
+    { key: 'result', header: 'Result', sortKey: 'result', render: (e) => <StatusBadge value={e.result} /> },
+    {
+      key: 'target',
+      header: 'Target',
+      sortKey: 'mac',
+      render: (e) => (
+        <div>
+          {e.host_id !== null ? (
+            <Anchor component={Link} to={`/hosts/${e.host_id}`} size="sm">
+              {nameOf(e.host_id)}
+            </Anchor>
+          ) : null}
+          <Text size="xs" c="dimmed" className="mono">
+            {e.mac ?? 'no MAC'}
+          </Text>
+        </div>
+      ),
+    },
+    { key: 'interface', header: 'Sent on', render: (e) => (e.interface ? `${e.interface} (port ${e.port})` : <Dim>nothing sent</Dim>) },
+    { key: 'trigger', header: 'Trigger', sortKey: 'trigger', render: (e) => e.trigger },
+    { key: 'user', header: 'By', sortKey: 'user', render: (e) => e.user },
+    { key: 'error', header: 'Error', render: (e) => (e.error ? <Text size="sm" c="red">{e.error}</Text> : <Dim />) },
+  ];
+  return (
+    <Stack gap="sm">
+      <Group gap="sm">
+        <TableSearch table={table} label="Search the wake history" placeholder="Search MAC, interface, user, error" />
+        <TableFilter
+          table={table}
+          name="trigger"
+          label="Trigger"
+          options={[
+            { value: 'manual', label: 'Manual' },
+            { value: 'batch', label: 'Batch' },
+            { value: 'schedule', label: 'Schedule' },
+          ]}
+          width={150}
+        />
+        <TableFilter
+          table={table}
+          name="result"
+          label="Result"
+          options={[
+            { value: 'sent', label: 'Sent' },
+            { value: 'failed', label: 'Failed' },
+          ]}
+          width={140}
+        />
+        {table.filters.host_id && (
+          <Button variant="light" size="xs" onClick={() => table.setFilter('host_id', null)}>
+            Host {nameOf(Number(table.filters.host_id))} only ×
+          </Button>
+        )}
+        {canEdit && (
+          <Button
+            variant="subtle"
+            color="red"
+            ml="auto"
+            onClick={async () => {
+              if (await confirm({ title: 'Clear the whole wake history?', message: 'Every history entry is deleted (the deletion is audit-logged).', confirmLabel: 'Clear history' })) clear.mutate(undefined);
+            }}
+          >
+            Clear history
+          </Button>
+        )}
+      </Group>
+      <ServerTable
+        label="Wake history"
+        columns={columns}
+        query={query}
+        table={table}
+        rowKey={(e) => e.id}
+        emptyText="No machine was woken yet. Wake hosts from the hosts page or with a schedule."
+        rowActions={canEdit ? (entry) => <DeleteButton what={`history entry #${entry.id}`} message="The entry is removed from the history." onConfirm={() => remove.mutate(entry)} /> : undefined}
+      />
+    </Stack>
+  );
+}
+
+function Schedules() {
+  const table = useTableParams({ defaultSort: 'name', prefix: 's_' });
+  const query = useApiList<WolSchedule>([...keys.wol, 'schedules'], '/wol/schedules', table.apiParams);
+  const { nameOf } = useHostOptions();
+  const canEdit = useCan('operator');
+  const [creating, setCreating] = useState(false);
+  const remove = useApiMutation((client, schedule: WolSchedule) => client.delete<WolSchedule>(`/wol/schedule/${schedule.id}`), {
+    invalidate: [keys.wol],
+    success: (schedule) => `Schedule ${schedule.name} deleted.`,
+  });
+  const columns: Column<WolSchedule>[] = [
+    { key: 'name', header: 'Name', sortKey: 'name', render: (s) => <Text size="sm" fw={500}>{s.name}</Text> },
+    {
+      key: 'targets',
+      header: 'Wakes',
+      render: (s) => (
+        <Text size="sm" lineClamp={2} maw={260}>
+          {s.host_ids ? s.host_ids.map((id) => nameOf(id)).join(', ') : (s.macs ?? []).join(', ')}
+        </Text>
+      ),
+    },
+    {
+      key: 'when',
+      header: 'When',
+      render: (s) => {
+        if (s.at) return `Once, ${formatDateTime(s.at)}`;
+        const preview = s.cron ? previewCron(s.cron, s.timezone, 1) : null;
+        return (
+          <div>
+            <span className="mono">{s.cron}</span> <Dim>({s.timezone})</Dim>
+            {preview?.ok && <Text size="xs" c="dimmed">e.g. {describeRun(preview.runs[0]!, s.timezone)}</Text>}
+          </div>
+        );
+      },
+    },
+    { key: 'enabled', header: 'Enabled', sortKey: 'enabled', render: (s) => (s.enabled ? 'Yes' : <Dim>No</Dim>) },
+    { key: 'next_run_at', header: 'Next run', sortKey: 'next_run_at', render: (s) => (s.next_run_at ? <span title={formatDateTime(s.next_run_at)}>{formatRelative(s.next_run_at)}</span> : <Dim>none</Dim>) },
+    {
+      key: 'last_run_at',
+      header: 'Last run',
+      sortKey: 'last_run_at',
+      render: (s) =>
+        s.last_run_at ? (
+          <Group gap={4} wrap="nowrap">
+            <span title={formatDateTime(s.last_run_at)}>{formatRelative(s.last_run_at)}</span>
+            {s.last_result && <StatusBadge value={s.last_result} />}
+          </Group>
+        ) : (
+          <Dim>never</Dim>
+        ),
+    },
+  ];
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <TableSearch table={table} label="Search schedules" />
+        {canEdit && <Button onClick={() => setCreating(true)}>New schedule</Button>}
+      </Group>
+      <ServerTable
+        label="Wake schedules"
+        columns={columns}
+        query={query}
+        table={table}
+        rowKey={(s) => s.id}
+        emptyText="No schedules. A schedule wakes machines at set times, e.g. before the working day."
+        rowActions={canEdit ? (schedule) => <DeleteButton what={`schedule ${schedule.name}`} message="Its future runs are cancelled." onConfirm={() => remove.mutate(schedule)} /> : undefined}
+      />
+      <ScheduleDialog opened={creating} onClose={() => setCreating(false)} />
+    </Stack>
+  );
+}
+
+function Interfaces() {
+  const query = useApiGet<WolInterface[]>([...keys.wol, 'interfaces'], '/wol/interfaces');
+  return (
+    <QueryState query={query} what="the interfaces">
+      {(list) =>
+        list.length === 0 ? (
+          <EmptyState>No interface can send Wake-on-LAN (one needs an IPv4 address with a broadcast address, /30 or larger).</EmptyState>
+        ) : (
+          <Table striped>
+            <caption className="visually-hidden">Interfaces that can send Wake-on-LAN</caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Interface</Table.Th>
+                <Table.Th>Our address</Table.Th>
+                <Table.Th>Subnet</Table.Th>
+                <Table.Th>Broadcast</Table.Th>
+                <Table.Th>Served</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.map((nic) => (
+                <Table.Tr key={`${nic.name}-${nic.address}`}>
+                  <Table.Th scope="row">{nic.name}</Table.Th>
+                  <Table.Td className="mono">{nic.address}</Table.Td>
+                  <Table.Td className="mono">{nic.subnet}</Table.Td>
+                  <Table.Td className="mono">{nic.broadcast}</Table.Td>
+                  <Table.Td>{nic.served ? <Badge variant="light">served</Badge> : <Dim>no</Dim>}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )
+      }
+    </QueryState>
+  );
+}
+
+const TABS = ['history', 'schedules', 'interfaces'] as const;
+
+/** `/wol`: the wake history, schedules (cron, with a next-run preview) and the interfaces WOL can use. */
+export function WolPage() {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab = TABS.find((name) => name === requested) ?? 'history';
+  return (
+    <Stack gap="md">
+      <PageHeader title="Wake-on-LAN" description="Magic packets sent to wake machines, by hand or on a schedule." />
+      <Tabs
+        value={tab}
+        onChange={(value) => {
+          const next = new URLSearchParams();
+          if (value && value !== 'history') next.set('tab', value);
+          setParams(next, { replace: true });
+        }}
+        keepMounted={false}
+      >
+        <Tabs.List mb="md">
+          <Tabs.Tab value="history">History</Tabs.Tab>
+          <Tabs.Tab value="schedules">Schedules</Tabs.Tab>
+          <Tabs.Tab value="interfaces">Interfaces</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="history">
+          <History />
+        </Tabs.Panel>
+        <Tabs.Panel value="schedules">
+          <Schedules />
+        </Tabs.Panel>
+        <Tabs.Panel value="interfaces">
+          <Interfaces />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

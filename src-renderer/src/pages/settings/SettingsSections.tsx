@@ -1,0 +1,143 @@
+import { Alert, Button, Group, NumberInput, Select, Stack, Switch, TagsInput, TextInput } from '@mantine/core';
+import type { ReactNode } from 'react';
+import type { GeneralSettings, LoggingSettings, NetbootSettings } from '../../api/models/settings.js';
+import { useCan } from '../../app-state.js';
+import { useProfileOptions } from '../hosts/use-profile-options.js';
+import { useSectionForm } from './use-section-form.js';
+
+export function SectionForm({ label, save, saving, formError, dirty, reset, children }: { label: string; save: () => void; saving: boolean; formError: string | null; dirty: boolean; reset: () => void; children: ReactNode }) {
+  const canEdit = useCan('operator');
+  return (
+    <form onSubmit={save} aria-label={label}>
+      <Stack gap="sm" maw={760}>
+        {formError && (
+          <Alert color="red" role="alert">
+            {formError}
+          </Alert>
+        )}
+        {children}
+        {canEdit && (
+          <Group justify="flex-end">
+            <Button variant="default" disabled={!dirty || saving} onClick={reset}>
+              Discard changes
+            </Button>
+            <Button type="submit" loading={saving}>
+              Save
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </form>
+  );
+}
+
+type GeneralForm = { server_name: string; update_feed_url: string; allowed_hosts: string[] };
+type NetbootForm = { default_action: string; default_profile_id: string | null; menu_timeout_seconds: number | string; record_unknown_hosts: boolean };
+type LoggingForm = { level: string; event_retention_count: number | string; event_retention_days: number | string; audit_retention_days: number | string };
+
+const LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+export function GeneralSection({ stored }: { stored: GeneralSettings }) {
+  const canEdit = useCan('operator');
+  const isAdmin = useCan('admin');
+  const { form, save, saving, formError } = useSectionForm<GeneralSettings, GeneralForm>({
+    section: 'general',
+    stored,
+    toForm: (s) => ({ server_name: s.server_name, update_feed_url: s.update_feed_url ?? '', allowed_hosts: s.allowed_hosts }),
+    // Admin-only fields are sent only by admins (an operator's PUT must not touch them).
+    toBody: (f) => ({ server_name: f.server_name.trim(), ...(isAdmin ? { update_feed_url: f.update_feed_url.trim() === '' ? null : f.update_feed_url.trim(), allowed_hosts: f.allowed_hosts } : {}) }),
+    validate: {
+      server_name: (value) => (LABEL.test(value.trim()) ? null : 'One DNS label: letters, digits, inner hyphens, 1–63 characters'),
+      update_feed_url: (value) => (value.trim() === '' || /^https?:\/\/[^\s@]+$/.test(value.trim()) ? null : 'An http:// or https:// URL without user name or password'),
+    },
+  });
+  return (
+    <SectionForm label="General settings" save={save} saving={saving} formError={formError} dirty={form.isDirty()} reset={form.reset}>
+      <TextInput label="Server name" description="Used for DNS auto-records and shown in the UI" disabled={!canEdit} {...form.getInputProps('server_name')} />
+      <TextInput label="Update feed URL" description={isAdmin ? 'Empty: no update checks' : 'Only an admin can change this'} placeholder="none" disabled={!isAdmin} {...form.getInputProps('update_feed_url')} />
+      <TagsInput
+        label="Allowed host names"
+        description={isAdmin ? 'Extra names the web UI answers to (DNS-rebinding guard); press Enter after each' : 'Only an admin can change this'}
+        disabled={!isAdmin}
+        {...form.getInputProps('allowed_hosts')}
+      />
+    </SectionForm>
+  );
+}
+
+export function NetbootSection({ stored }: { stored: NetbootSettings }) {
+  const canEdit = useCan('operator');
+  const { options } = useProfileOptions();
+  const { form, save, saving, formError } = useSectionForm<NetbootSettings, NetbootForm>({
+    section: 'netboot',
+    stored,
+    toForm: (s) => ({
+      default_action: s.default_action,
+      default_profile_id: s.default_profile_id === null ? null : String(s.default_profile_id),
+      menu_timeout_seconds: s.menu_timeout_seconds,
+      record_unknown_hosts: s.record_unknown_hosts,
+    }),
+    toBody: (f) => ({
+      default_action: f.default_action,
+      default_profile_id: f.default_profile_id === null ? null : Number(f.default_profile_id),
+      menu_timeout_seconds: Number(f.menu_timeout_seconds),
+      record_unknown_hosts: f.record_unknown_hosts,
+    }),
+    validate: {
+      default_profile_id: (value, values) => (values.default_action === 'profile' && value === null ? 'Choose the profile unknown machines boot' : null),
+      menu_timeout_seconds: (value) => (value !== '' && Number.isInteger(Number(value)) && Number(value) >= 0 && Number(value) <= 600 ? null : '0–600 seconds'),
+    },
+  });
+  const action = form.getValues().default_action;
+  return (
+    <SectionForm label="Netboot settings" save={save} saving={saving} formError={formError} dirty={form.isDirty()} reset={form.reset}>
+      <Select
+        label="Machines without a host entry boot"
+        data={[
+          { value: 'menu', label: 'The boot menu (every profile)' },
+          { value: 'local', label: 'Their local disk' },
+          { value: 'profile', label: 'One profile' },
+        ]}
+        allowDeselect={false}
+        disabled={!canEdit}
+        {...form.getInputProps('default_action')}
+      />
+      {action === 'profile' && <Select label="Default profile" data={options} searchable disabled={!canEdit} {...form.getInputProps('default_profile_id')} />}
+      <NumberInput label="Menu timeout (seconds)" description="0 waits for a key" min={0} max={600} allowDecimal={false} disabled={!canEdit} {...form.getInputProps('menu_timeout_seconds')} />
+      <Switch label="Record unknown machines as discovered hosts" disabled={!canEdit} {...form.getInputProps('record_unknown_hosts', { type: 'checkbox' })} />
+    </SectionForm>
+  );
+}
+
+export function LoggingSection({ stored }: { stored: LoggingSettings }) {
+  const canEdit = useCan('operator');
+  const isAdmin = useCan('admin');
+  const between = (min: number, max: number) => (value: number | string) => (value !== '' && Number.isInteger(Number(value)) && Number(value) >= min && Number(value) <= max ? null : `${min}–${max}`);
+  const { form, save, saving, formError } = useSectionForm<LoggingSettings, LoggingForm>({
+    section: 'logging',
+    stored,
+    toForm: (s) => ({
+      level: s.level,
+      event_retention_count: s.event_retention_count,
+      event_retention_days: s.event_retention_days,
+      audit_retention_days: s.audit_retention_days,
+    }),
+    toBody: (f) => ({
+      level: f.level,
+      event_retention_count: Number(f.event_retention_count),
+      event_retention_days: Number(f.event_retention_days),
+      ...(isAdmin ? { audit_retention_days: Number(f.audit_retention_days) } : {}),
+    }),
+    validate: { event_retention_count: between(100, 1_000_000), event_retention_days: between(1, 3650), audit_retention_days: between(1, 3650) },
+  });
+  return (
+    <SectionForm label="Logging settings" save={save} saving={saving} formError={formError} dirty={form.isDirty()} reset={form.reset}>
+      <Select label="Log level" data={['error', 'warn', 'info', 'debug']} allowDeselect={false} disabled={!canEdit} {...form.getInputProps('level')} />
+      <Group grow align="flex-start">
+        <NumberInput label="Keep at most this many events" min={100} max={1_000_000} allowDecimal={false} thousandSeparator=" " disabled={!canEdit} {...form.getInputProps('event_retention_count')} />
+        <NumberInput label="Keep events for (days)" min={1} max={3650} allowDecimal={false} disabled={!canEdit} {...form.getInputProps('event_retention_days')} />
+        <NumberInput label="Keep audit entries for (days)" description={isAdmin ? undefined : 'Admin only'} min={1} max={3650} allowDecimal={false} disabled={!isAdmin} {...form.getInputProps('audit_retention_days')} />
+      </Group>
+    </SectionForm>
+  );
+}

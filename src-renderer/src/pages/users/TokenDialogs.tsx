@@ -1,0 +1,91 @@
+import { Alert, Button, Code, CopyButton, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useEffect, useState } from 'react';
+import type { CreatedApiToken, Role } from '../../api/models/auth.js';
+import { localToIso } from '../../components/DateRangeFilter.js';
+import { applyServerErrors } from '../../components/form-errors.js';
+import { useApiMutation } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+import { ROLE_OPTIONS } from './UserDialogs.js';
+
+/** POST /tokens, then the secret, shown once with a copy button. */
+export function CreateTokenDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedApiToken | null>(null);
+  const form = useForm({
+    initialValues: { name: '', role: 'viewer' as Role, expires_at: '' },
+    validate: {
+      name: (value) => (value.trim() === '' ? 'Name the token (e.g. what uses it)' : value.length > 64 ? 'At most 64 characters' : null),
+      expires_at: (value) => (value === '' || Date.parse(value) > Date.now() ? null : 'A time in the future, or empty for never'),
+    },
+  });
+  useEffect(() => {
+    if (opened) {
+      form.reset();
+      setFormError(null);
+      setCreated(null);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened]);
+  const create = useApiMutation((client, body: object) => client.post<CreatedApiToken>('/tokens', body), { invalidate: [keys.tokens], notifyErrors: false });
+
+  if (created) {
+    return (
+      <Modal opened={opened} onClose={onClose} title={`Token ${created.name} created`} closeOnClickOutside={false}>
+        <Stack gap="sm">
+          <Alert color="orange" title="Copy it now">
+            This is the only time the token is shown. Send it as <Code>Authorization: Bearer &lt;token&gt;</Code>.
+          </Alert>
+          <Code block aria-label="The new API token" className="pre-wrap">
+            {created.token}
+          </Code>
+          <Group justify="flex-end">
+            <CopyButton value={created.token}>
+              {({ copied, copy }) => (
+                <Button variant={copied ? 'light' : 'default'} color={copied ? 'teal' : undefined} onClick={copy}>
+                  {copied ? 'Copied' : 'Copy token'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button onClick={onClose}>Done</Button>
+          </Group>
+        </Stack>
+      </Modal>
+    );
+  }
+  return (
+    <Modal opened={opened} onClose={onClose} title="New API token">
+      <form
+        onSubmit={form.onSubmit((values) => {
+          setFormError(null);
+          create.mutate(
+            { name: values.name.trim(), role: values.role, ...(values.expires_at !== '' ? { expires_at: localToIso(values.expires_at) } : {}) },
+            { onSuccess: setCreated, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['name', 'role', 'expires_at'] })) },
+          );
+        })}
+      >
+        <Stack gap="sm">
+          {formError && (
+            <Alert color="red" role="alert">
+              {formError}
+            </Alert>
+          )}
+          <TextInput label="Name" placeholder="prometheus, ci-pipeline…" data-autofocus {...form.getInputProps('name')} />
+          <Select label="Role" data={ROLE_OPTIONS} allowDeselect={false} {...form.getInputProps('role')} />
+          <TextInput type="datetime-local" label="Expires (your local time)" description="Empty: never" {...form.getInputProps('expires_at')} />
+          <Text size="xs" c="dimmed">
+            The secret is shown once after creation.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Create token
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

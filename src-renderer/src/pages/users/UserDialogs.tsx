@@ -1,0 +1,129 @@
+import { Alert, Button, Group, Modal, PasswordInput, Select, Stack, Switch, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useEffect, useState } from 'react';
+import { ROLES, type Role, type User } from '../../api/models/auth.js';
+import { applyServerErrors } from '../../components/form-errors.js';
+import { TOGGLE_PROPS } from '../../components/password-toggle.js';
+import { useApiMutation } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+
+export const ROLE_OPTIONS = ROLES.map((role) => ({
+  value: role,
+  label: role === 'viewer' ? 'Viewer (read only)' : role === 'operator' ? 'Operator (everything but users, tokens, security)' : 'Admin',
+}));
+
+const MIN_PASSWORD = 8;
+const USERNAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** POST /users. */
+export function CreateUserDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { username: '', password: '', role: 'viewer' as Role },
+    validate: {
+      username: (value) => (USERNAME.test(value.trim()) ? null : '1–64 characters: letters, digits . _ -'),
+      password: (value) => (value.length >= MIN_PASSWORD ? null : `At least ${MIN_PASSWORD} characters`),
+    },
+  });
+  useEffect(() => {
+    if (opened) {
+      form.reset();
+      setFormError(null);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened]);
+  const create = useApiMutation((client, body: { username: string; password: string; role: Role }) => client.post<User>('/users', body), {
+    invalidate: [keys.users],
+    notifyErrors: false,
+    success: (user) => `User ${user.username} created.`,
+  });
+  return (
+    <Modal opened={opened} onClose={onClose} title="New user">
+      <form
+        onSubmit={form.onSubmit((values) => {
+          setFormError(null);
+          create.mutate(
+            { username: values.username.trim(), password: values.password, role: values.role },
+            { onSuccess: onClose, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['username', 'password', 'role'] })) },
+          );
+        })}
+      >
+        <Stack gap="sm">
+          {formError && (
+            <Alert color="red" role="alert">
+              {formError}
+            </Alert>
+          )}
+          <TextInput label="Username" autoComplete="off" data-autofocus {...form.getInputProps('username')} />
+          <PasswordInput label="Password" visibilityToggleButtonProps={TOGGLE_PROPS} autoComplete="new-password" description={`At least ${MIN_PASSWORD} characters`} {...form.getInputProps('password')} />
+          <Select label="Role" data={ROLE_OPTIONS} allowDeselect={false} {...form.getInputProps('role')} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Create user
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** PUT /users/{id}: role, disabled, or a new password (the user's sessions end). */
+export function EditUserDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { role: (user?.role ?? 'viewer') as Role, disabled: user?.disabled ?? false, password: '' },
+    validate: { password: (value) => (value === '' || value.length >= MIN_PASSWORD ? null : `At least ${MIN_PASSWORD} characters, or empty to keep it`) },
+  });
+  useEffect(() => {
+    if (user) {
+      form.setValues({ role: user.role, disabled: user.disabled, password: '' });
+      form.resetDirty({ role: user.role, disabled: user.disabled, password: '' });
+      setFormError(null);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [user]);
+  const save = useApiMutation((client, body: { role?: Role; disabled?: boolean; password?: string }) => client.put<User>(`/users/${user?.id ?? 0}`, body), {
+    invalidate: [keys.users],
+    notifyErrors: false,
+    success: (saved) => `User ${saved.username} saved.`,
+  });
+  return (
+    <Modal opened={user !== null} onClose={onClose} title={user ? `Edit ${user.username}` : ''}>
+      <form
+        onSubmit={form.onSubmit((values) => {
+          if (!user) return;
+          setFormError(null);
+          const body: { role?: Role; disabled?: boolean; password?: string } = {};
+          if (values.role !== user.role) body.role = values.role;
+          if (values.disabled !== user.disabled) body.disabled = values.disabled;
+          if (values.password !== '') body.password = values.password;
+          if (Object.keys(body).length === 0) return onClose();
+          save.mutate(body, { onSuccess: onClose, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['role', 'disabled', 'password'] })) });
+        })}
+      >
+        <Stack gap="sm">
+          {formError && (
+            <Alert color="red" role="alert">
+              {formError}
+            </Alert>
+          )}
+          <Select label="Role" data={ROLE_OPTIONS} allowDeselect={false} {...form.getInputProps('role')} />
+          <Switch label="Disabled (cannot log in; sessions end)" {...form.getInputProps('disabled', { type: 'checkbox' })} />
+          <PasswordInput label="New password" visibilityToggleButtonProps={TOGGLE_PROPS} autoComplete="new-password" placeholder="Unchanged" description="Setting one ends the user's sessions" {...form.getInputProps('password')} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              Save user
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

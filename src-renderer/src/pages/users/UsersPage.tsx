@@ -1,0 +1,127 @@
+import { Badge, Button, Group, Stack, Tabs } from '@mantine/core';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { ApiToken, User } from '../../api/models/auth.js';
+import { useSession } from '../../app-state.js';
+import { Dim } from '../../components/Dim.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { DeleteButton, RowButton } from '../../components/RowActions.js';
+import { ServerTable, TableSearch, type Column } from '../../components/ServerTable.js';
+import { useTableParams } from '../../components/use-table-params.js';
+import { formatDateTime, formatRelative } from '../../format.js';
+import { useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { keys } from '../../query/keys.js';
+import { CreateTokenDialog } from './TokenDialogs.js';
+import { CreateUserDialog, EditUserDialog } from './UserDialogs.js';
+
+function Users() {
+  const table = useTableParams({ defaultSort: 'username', prefix: 'u_' });
+  const query = useApiList<User>(keys.users, '/users', table.apiParams);
+  const me = useSession((state) => state.session?.user.id ?? null);
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<User | null>(null);
+  const remove = useApiMutation((client, user: User) => client.delete<User>(`/users/${user.id}`), { invalidate: [keys.users], success: (user) => `User ${user.username} deleted.` });
+  const columns: Column<User>[] = [
+    {
+      key: 'username',
+      header: 'Username',
+      sortKey: 'username',
+      render: (u) => (
+        <Group gap={4}>
+          {u.username}
+          {u.id === me && (
+            <Badge size="xs" variant="light">
+              you
+            </Badge>
+          )}
+        </Group>
+      ),
+    },
+    { key: 'role', header: 'Role', sortKey: 'role', render: (u) => u.role },
+    { key: 'disabled', header: 'Status', sortKey: 'disabled', render: (u) => (u.disabled ? <Badge color="gray" variant="light">disabled</Badge> : 'active') },
+    { key: 'password_changed_at', header: 'Password changed', sortKey: 'password_changed_at', render: (u) => formatRelative(u.password_changed_at) },
+    { key: 'created_at', header: 'Created', sortKey: 'created_at', render: (u) => formatDateTime(u.created_at) },
+  ];
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <TableSearch table={table} label="Search users" />
+        <Button onClick={() => setCreating(true)}>New user</Button>
+      </Group>
+      <ServerTable
+        label="Users"
+        columns={columns}
+        query={query}
+        table={table}
+        rowKey={(u) => u.id}
+        emptyText="No users."
+        rowActions={(user) => (
+          <>
+            <RowButton label={`Edit ${user.username}`} onClick={() => setEditing(user)}>
+              Edit
+            </RowButton>
+            <DeleteButton what={`user ${user.username}`} message="The user is deleted and their sessions end. The last enabled admin cannot be deleted." onConfirm={() => remove.mutate(user)} />
+          </>
+        )}
+      />
+      <CreateUserDialog opened={creating} onClose={() => setCreating(false)} />
+      <EditUserDialog user={editing} onClose={() => setEditing(null)} />
+    </Stack>
+  );
+}
+
+function Tokens() {
+  const table = useTableParams({ defaultSort: 'name', prefix: 't_' });
+  const query = useApiList<ApiToken>(keys.tokens, '/tokens', table.apiParams);
+  const [creating, setCreating] = useState(false);
+  const revoke = useApiMutation((client, token: ApiToken) => client.delete<ApiToken>(`/tokens/${token.id}`), { invalidate: [keys.tokens], success: (token) => `Token ${token.name} revoked.` });
+  const columns: Column<ApiToken>[] = [
+    { key: 'name', header: 'Name', sortKey: 'name', render: (t) => t.name },
+    { key: 'role', header: 'Role', sortKey: 'role', render: (t) => t.role },
+    { key: 'hint', header: 'Starts with', render: (t) => <span className="mono">{t.hint}…</span> },
+    { key: 'expires_at', header: 'Expires', sortKey: 'expires_at', render: (t) => (t.expires_at ? <span title={formatDateTime(t.expires_at)}>{formatRelative(t.expires_at)}</span> : <Dim>never</Dim>) },
+    { key: 'last_used_at', header: 'Last used', sortKey: 'last_used_at', render: (t) => (t.last_used_at ? formatRelative(t.last_used_at) : <Dim>never</Dim>) },
+    { key: 'created_by', header: 'Created by', render: (t) => t.created_by ?? <Dim /> },
+  ];
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <TableSearch table={table} label="Search tokens" />
+        <Button onClick={() => setCreating(true)}>New token</Button>
+      </Group>
+      <ServerTable
+        label="API tokens"
+        columns={columns}
+        query={query}
+        table={table}
+        rowKey={(t) => t.id}
+        emptyText="No API tokens. Scripts and scrapers (Prometheus) authenticate with one."
+        rowActions={(token) => <DeleteButton label="Revoke" what={`token ${token.name}`} message="Whatever uses it is refused from now on." onConfirm={() => revoke.mutate(token)} />}
+      />
+      <CreateTokenDialog opened={creating} onClose={() => setCreating(false)} />
+    </Stack>
+  );
+}
+
+/** `/users` (admin): users and API tokens. */
+export function UsersPage() {
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'tokens' ? 'tokens' : 'users';
+  return (
+    <Stack gap="md">
+      <PageHeader title="Users and API tokens" description="Who may sign in, with which role, and the tokens scripts use." />
+      <Tabs value={tab} onChange={(value) => setParams(value === 'tokens' ? { tab: 'tokens' } : {}, { replace: true })} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="users">Users</Tabs.Tab>
+          <Tabs.Tab value="tokens">API tokens</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="users">
+          <Users />
+        </Tabs.Panel>
+        <Tabs.Panel value="tokens">
+          <Tokens />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * Cache keys, by API area. The first element is what live-invalidation.ts
+ * and the mutations invalidate: ['hosts'] refreshes every hosts list and host.
+ */
+export const keys = {
+  status: ['status'] as const,
+  version: ['version'] as const,
+  services: ['services'] as const,
+  settings: ['settings'] as const,
+  settingsSection: (section: string) => ['settings', section] as const,
+  interfaces: ['interfaces'] as const,
+  dnsSettings: ['dns', 'settings'] as const,
+  dnsRecords: ['dns', 'records'] as const,
+  dhcp: ['dhcp'] as const,
+  dhcpSettings: ['dhcp', 'settings'] as const,
+  archmap: ['dhcp', 'archmap'] as const,
+  leases: ['leases'] as const,
+  leaseStats: ['leases', 'stats'] as const,
+  reservations: ['dhcp', 'reservations'] as const,
+  access: ['access'] as const,
+  accessList: (list: string) => ['access', list] as const,
+  tftp: ['tftp'] as const,
+  entryScript: ['tftp', 'ipxe-script'] as const,
+  bootloaders: ['tftp', 'bootloaders'] as const,
+  hosts: ['hosts'] as const,
+  host: (id: number) => ['hosts', 'one', id] as const,
+  bootConfig: (id: number) => ['hosts', 'boot-config', id] as const,
+  profiles: ['profiles'] as const,
+  profile: (id: number) => ['profiles', 'one', id] as const,
+  versions: (id: number) => ['profiles', 'versions', id] as const,
+  bmc: ['bmc'] as const,
+  wol: ['wol'] as const,
+  events: ['events'] as const,
+  audit: ['audit'] as const,
+  logs: ['logs'] as const,
+  users: ['users'] as const,
+  tokens: ['tokens'] as const,
+};

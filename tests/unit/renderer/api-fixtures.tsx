@@ -1,0 +1,56 @@
+import { ok, type Route } from './fake-transport.js';
+import { okList } from './render-app.js';
+
+/**
+ * Minimal valid answers for every GET the pages make: enough for each page
+ * to render its loaded state (used by the all-pages test).
+ */
+const SERVICE = { name: 'dns', description: 'DNS', state: 'running', auto_start: true, protected: false, listen: ['udp 127.0.0.1:53'], started_at: '2024-05-01T00:00:00Z', uptime_seconds: 5, last_error: null };
+const HTTP = { ...SERVICE, name: 'http', protected: true };
+const HOST = { id: 1, mac: '52:54:00:00:00:01', hostname: 'web01', ip: '10.0.0.10', profile_id: 1, group: 'lab', tags: ['rack1'], description: '', arch: null, platform: null, enabled: true, discovered: true, last_boot_at: null, last_seen_ip: null, created_at: '2024-05-01T00:00:00Z', updated_at: '2024-05-01T00:00:00Z' };
+const PROFILE = { id: 1, name: 'Rescue', description: '', boot_type: 'ipxe_script', script: '#!ipxe\nshell\n', linux: null, chain: null, sanboot: null, menu: null, variables: {}, default_for_groups: [], script_version: 2, created_at: '2024-05-01T00:00:00Z', updated_at: '2024-05-01T00:00:00Z' };
+const VERSION = { id: 1, profile_id: 1, version: 1, boot_type: 'ipxe_script', script: '#!ipxe\n', author: 'admin', comment: 'created', created_at: '2024-05-01T00:00:00Z' };
+const EVENT = { id: 1, kind: 'service.started', level: 'info', message: 'dns started', mac: null, ip: null, host_id: null, detail: { service: 'dns' }, created_at: '2024-05-01T00:00:00Z' };
+const SUBNET = { subnet: '10.0.0.0/24', ranges: [{ start: '10.0.0.100', end: '10.0.0.200' }], lease_time_seconds: null, router: null, dns_servers: null, domain_name: null, ntp_servers: [], options: [] };
+const BMC = { id: 1, name: 'bmc1', address: '10.0.0.50', port: 623, protocol: 'ipmi', username: 'admin', has_password: true, host_id: 1, verify_tls: true, cipher_suite: null, privilege: 'administrator', power_state: 'on', vendor: null, model: null, last_checked_at: null, last_error: null, created_at: '2024-05-01T00:00:00Z', updated_at: '2024-05-01T00:00:00Z' };
+const USAGE = { size: 101, used: 3, reserved: 1, quarantined: 0, free: 97, utilisation_percent: 3.9, expired: 0 };
+
+export const API_FIXTURES: Record<string, Route> = {
+  'GET /api/v1/services': () => ok([HTTP, SERVICE]),
+  'GET /api/v1/status': () => ok({ version: '0.1.0', server_name: 'bootwright', started_at: '2024-05-01T00:00:00Z', uptime_seconds: 60, services: { total: 2, by_state: { stopped: 0, starting: 0, running: 2, stopping: 0, failed: 0 }, list: [HTTP, SERVICE] }, data_dir: { path: '/data', bytes_used: 1024, usage_truncated: false, fs_free_bytes: 1e9, fs_total_bytes: 2e9 } }),
+  'GET /api/v1/events': () => okList([EVENT]),
+  'GET /api/v1/settings/interfaces': () => ok({ served: 'auto', server_addresses: [], detected_interfaces: [{ name: 'eth0', mac: '02:00:00:00:00:01', addresses: [{ address: '10.0.0.1', family: 'ipv4', prefix: 24, cidr: '10.0.0.1/24', subnet: '10.0.0.0/24' }], mtu: 1500, up: true, internal: false }], resolved_addresses: [{ interface: 'eth0', subnet: '10.0.0.0/24', address: '10.0.0.1', source: 'detected', served: true }] }),
+  'GET /api/v1/settings/general': () => ok({ server_name: 'bootwright', update_feed_url: null, allowed_hosts: [] }),
+  'GET /api/v1/settings/netboot': () => ok({ default_action: 'menu', default_profile_id: null, menu_timeout_seconds: 10, record_unknown_hosts: true }),
+  'GET /api/v1/settings/logging': () => ok({ level: 'info', event_retention_count: 20000, event_retention_days: 30, audit_retention_days: 90 }),
+  'GET /api/v1/version': () => ok({ version: '0.1.0', commit: null, build_date: null, node: 'v20', electron: null, platform: 'linux', arch: 'x64' }),
+  'GET /api/v1/bootloader/check': () => ok({ ok: true, checked_at: '2024-05-01T00:00:00Z', files: [], problems: [] }),
+  'GET /api/v1/bootloader/files': () => ok([]),
+  'GET /api/v1/services/dhcp': () => ok({ interfaces: [{ name: 'eth0', mode: 'server' }], subnets: [SUBNET], default_lease_time_seconds: 3600, authoritative: true, ping_check: false, decline_quarantine_seconds: 86400, access_mode: 'open' }),
+  'GET /api/v1/services/archmap': () => ok({ entries: [{ code: 7, name: 'x64 UEFI', boot_file: 'ipxe.efi', http_boot_url_path: null, alternatives: [] }] }),
+  'GET /api/v1/leases': () => okList([{ mac: '52:54:00:00:00:02', ip: '10.0.0.100', hostname: null, state: 'active', subnet: '10.0.0.0/24', starts_at: '2024-05-01T00:00:00Z', expires_at: '2030-05-01T00:00:00Z', client_id: null, vendor_class: 'PXEClient', arch: 7, reserved: false }]),
+  'GET /api/v1/leases/stats': () => ok({ overall: { ...USAGE, leases: 3 }, ranges: [{ ...USAGE, subnet: '10.0.0.0/24', start: '10.0.0.100', end: '10.0.0.200' }] }),
+  'GET /api/v1/dhcp/reservations': () => okList([{ id: 1, mac: '52:54:00:00:00:01', ip: '10.0.0.10', hostname: 'web01', boot_file: null, options: [], host_id: 1, created_at: '2024-05-01T00:00:00Z', updated_at: '2024-05-01T00:00:00Z' }]),
+  'GET /api/v1/access/whitelist': () => okList([{ id: 1, mac: '52:54:00:00:00:01', comment: 'lab', created_at: '2024-05-01T00:00:00Z' }]),
+  'GET /api/v1/access/blacklist': () => okList([]),
+  'GET /api/v1/access/unauthorized': () => okList([{ id: 1, mac: '52:54:00:00:00:09', first_seen: '2024-05-01T00:00:00Z', last_seen: '2024-05-01T00:00:00Z', count: 3, vendor_class: null, arch: null, hostname: null }]),
+  'GET /api/v1/services/dns': () => ok({ enabled: true, port: 53, local_domain: 'bootwright.local', upstream: '' }),
+  'GET /api/v1/dns/records': () => okList([{ id: 1, name: 'pxe', type: 'A', value: '10.0.0.1', ttl: 300, priority: null, subnet: null, enabled: true, comment: '', created_at: '2024-05-01T00:00:00Z', updated_at: '2024-05-01T00:00:00Z' }]),
+  'GET /api/v1/services/tftp': () => ok({ enabled: true, port: 69, root: '/data/boot', max_blksize: 1468, max_windowsize: 64, timeout: 2, retries: 5 }),
+  'GET /api/v1/services/ipxe-script': () => ok({ script: '#!ipxe\n', is_default: true, default_script: '#!ipxe\n', updated_at: null, updated_by: null }),
+  'GET /api/v1/hosts': () => okList([HOST]),
+  'GET /api/v1/hosts/1': () => ok(HOST),
+  'GET /api/v1/hosts/1/boot-config': () => ok({ host_id: 1, mac: HOST.mac, action: 'menu', reason: 'global_default', reason_text: 'no profile', profile: null, script: '#!ipxe\nmenu\n', render_error: null, files: [], entry_url: 'http://x/boot/ipxe/entry.ipxe', script_url: 'http://x/boot/ipxe/boot.ipxe', client_ip: null }),
+  'GET /api/v1/profiles': () => okList([PROFILE]),
+  'GET /api/v1/profiles/1': () => ok(PROFILE),
+  'GET /api/v1/profiles/1/script-versions': () => okList([VERSION]),
+  'GET /api/v1/bmc/configs': () => okList([BMC]),
+  'GET /api/v1/wol/history': () => okList([{ id: 1, mac: HOST.mac, host_id: 1, interface: 'eth0', port: 9, trigger: 'manual', user: 'admin', result: 'sent', error: null, created_at: '2024-05-01T00:00:00Z' }]),
+  'GET /api/v1/wol/schedules': () => okList([]),
+  'GET /api/v1/wol/interfaces': () => ok([]),
+  'GET /api/v1/audit-logs': () => okList([]),
+  'GET /api/v1/logs/files': () => ok([{ name: 'bootwright.log', size: 1000, modified_at: '2024-05-01T00:00:00Z', current: true }]),
+  'GET /api/v1/logs/disk-usage': () => ok({ bytes: 1000, files: 1, fs_free_bytes: 1e9, fs_total_bytes: 2e9 }),
+  'GET /api/v1/users': () => okList([]),
+  'GET /api/v1/tokens': () => okList([]),
+};

@@ -1,0 +1,17 @@
+import type { CodeEditorProps } from '../../../src-renderer/src/editor/CodeEditor.js';
+
+/**
+ * Stands in for the CodeMirror editor in page tests (jsdom cannot type into
+ * CodeMirror): a labelled textarea with the same props.
+ */
+export function CodeEditor({ label, value, onChange, readOnly, error }: CodeEditorProps) {
+  return (
+    <div>
+      <label>
+        {label}
+        <textarea value={value} readOnly={readOnly} onChange={(event) => onChange?.(event.currentTarget.value)} aria-invalid={error ? true : undefined} />
+      </label>
+      {error && <span role="alert">{error}</span>}
+    </div>
+  );
+}

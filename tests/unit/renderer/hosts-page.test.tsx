@@ -1,0 +1,164 @@
+// @vitest-environment jsdom
+import './dom-setup.js';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { BootConfig, Host } from '../../../src-renderer/src/api/models/hosts.js';
+import type { Profile } from '../../../src-renderer/src/api/models/profiles.js';
+import { fail, ok, type Route } from './fake-transport.js';
+import { VIEWER_SESSION, callsTo, okList, renderApp } from './render-app.js';
+
+vi.mock('../../../src-renderer/src/editor/CodeEditor.js', () => import('./code-editor-stub.js'));
+
+afterEach(cleanup);
+
+const host = (id: number, fields: Partial<Host> = {}): Host => ({
+  id,
+  mac: `52:54:00:00:00:0${id}`,
+  hostname: `web0${id}`,
+  ip: null,
+  profile_id: null,
+  group: null,
+  tags: [],
+  description: '',
+  arch: null,
+  platform: null,
+  enabled: true,
+  discovered: false,
+  last_boot_at: null,
+  last_seen_ip: null,
+  created_at: '2024-05-01T00:00:00Z',
+  updated_at: '2024-05-01T00:00:00Z',
+  ...fields,
+});
+const PROFILE = { id: 7, name: 'Debian installer', boot_type: 'linux' } as Profile;
+const BOOT: BootConfig = {
+  host_id: 1,
+  mac: '52:54:00:00:00:01',
+  action: 'profile',
+  reason: 'host_assignment',
+  reason_text: 'host 1 is assigned profile "Debian installer"',
+  profile: { id: 7, name: 'Debian installer', boot_type: 'linux', script_version: 2 },
+  script: '#!ipxe\nkernel http://10.0.0.1:8080/boot/debian/linux\nboot\n',
+  render_error: null,
+  files: [{ command: 'kernel', url: 'http://10.0.0.1:8080/boot/debian/linux' }],
+  entry_url: 'http://10.0.0.1:8080/boot/ipxe/entry.ipxe',
+  script_url: 'http://10.0.0.1:8080/boot/ipxe/boot.ipxe?mac=52%3A54%3A00%3A00%3A00%3A01',
+  client_ip: null,
+};
+
+const common: Record<string, Route> = {
+  'GET /api/v1/profiles': () => okList([PROFILE]),
+  'GET /api/v1/hosts': (_body, query) => okList(query.discovered === 'true' ? [host(2, { hostname: null, discovered: true })] : [host(1, { profile_id: 7, group: 'lab', tags: ['rack1'] }), host(2, { hostname: null, discovered: true })]),
+};
+
+describe('Hosts page', () => {
+  it('lists hosts with their profile by name, and filters on the server', async () => {
+    const fake = renderApp('/hosts', common);
+    const table = await screen.findByRole('table', { name: 'Hosts' });
+    const row = within(table).getByRole('link', { name: 'web01' }).closest('tr')!;
+    await waitFor(() => expect(within(row).getByText('Debian installer')).toBeTruthy());
+    expect(within(table).getByText('discovered')).toBeTruthy();
+    fireEvent.click(screen.getAllByLabelText('Discovered').find((element) => element.tagName === 'INPUT')!);
+    fireEvent.click(await screen.findByRole('option', { name: 'Discovered only' }));
+    await waitFor(() => expect(callsTo(fake.calls, 'GET', '/hosts').at(-1)?.query.discovered).toBe('true'));
+    fireEvent.change(screen.getByLabelText('Group'), { target: { value: 'lab' } });
+    await waitFor(() => expect(callsTo(fake.calls, 'GET', '/hosts').at(-1)?.query.group).toBe('lab'));
+  });
+
+  it('creates a host with a profile, showing a server error at its field, then opens it', async () => {
+    let attempts = 0;
+    const fake = renderApp('/hosts', {
+      ...common,
+      'POST /api/v1/hosts': (body) =>
+        ++attempts === 1
+          ? { status: 409, body: { success: false, code: 'CONFLICT', error: 'MAC 52:54:00:00:00:09 belongs to host web01 (id 1)', details: [{ field: 'body.mac', message: 'belongs to host web01 (id 1)' }] } }
+          : { status: 201, body: { success: true, data: host(9, body as Partial<Host>) } },
+      'GET /api/v1/hosts/9': () => ok(host(9, { hostname: 'new01', profile_id: 7 })),
+      'GET /api/v1/hosts/9/boot-config': () => ok({ ...BOOT, host_id: 9 }),
+      'GET /api/v1/bmc/configs': () => okList([]),
+      'GET /api/v1/wol/history': () => okList([]),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'New host' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New host' });
+    fireEvent.change(within(dialog).getByLabelText(/MAC address/), { target: { value: 'not a mac' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create host' }));
+    expect(await within(dialog).findByText(/A MAC address, e.g./)).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText(/MAC address/), { target: { value: '52-54-00-00-00-09' } });
+    fireEvent.change(within(dialog).getByLabelText('Hostname'), { target: { value: 'new01' } });
+    fireEvent.click(within(dialog).getAllByLabelText('Boot profile').find((element) => element.tagName === 'INPUT')!);
+    fireEvent.click(await screen.findByRole('option', { name: 'Debian installer' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create host' }));
+    expect(await within(dialog).findByText('Belongs to host web01 (id 1)')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create host' }));
+    expect(await screen.findByRole('heading', { name: 'new01' })).toBeTruthy();
+    expect(callsTo(fake.calls, 'POST', '/hosts').at(-1)?.body).toMatchObject({ mac: '52-54-00-00-00-09', hostname: 'new01', profile_id: 7, ip: null, tags: [], enabled: true });
+  });
+
+  it('wakes the selected hosts and reports the ones that failed', async () => {
+    const fake = renderApp('/hosts', {
+      ...common,
+      'POST /api/v1/hosts/batch/wake': () =>
+        ok([
+          { ok: true, host_id: 1, mac: '52:54:00:00:00:01', interfaces: ['eth0'], history: {}, error: null },
+          { ok: false, host_id: 2, mac: '52:54:00:00:00:02', interfaces: [], history: {}, error: 'no interface on its subnet' },
+        ]),
+    });
+    await screen.findByRole('table', { name: 'Hosts' });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Wake selected (2)' }));
+    expect(await screen.findByText(/no interface on its subnet/)).toBeTruthy();
+    expect(callsTo(fake.calls, 'POST', '/hosts/batch/wake')[0]?.body).toEqual({ ids: [1, 2] });
+  });
+
+  it('adopts a discovered machine (discovered: false with the chosen fields)', async () => {
+    const fake = renderApp('/hosts', { ...common, 'PUT /api/v1/hosts/2': (body) => ok(host(2, body as Partial<Host>)) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Adopt 52:54:00:00:00:02' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Adopt discovered machine' });
+    fireEvent.change(within(dialog).getByLabelText('Hostname'), { target: { value: 'db01' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Adopt host' }));
+    await waitFor(() => expect(callsTo(fake.calls, 'PUT', '/hosts/2')[0]?.body).toMatchObject({ hostname: 'db01', discovered: false }));
+  });
+
+  it('shows a viewer no selection, no create and no row actions', async () => {
+    renderApp('/hosts', common, { session: VIEWER_SESSION });
+    await screen.findByRole('table', { name: 'Hosts' });
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    expect(screen.queryByRole('button', { name: /New host|Wake|Adopt/ })).toBeNull();
+  });
+});
+
+describe('Host page', () => {
+  const detail: Record<string, Route> = {
+    ...common,
+    'GET /api/v1/hosts/1': () => ok(host(1, { profile_id: 7 })),
+    'GET /api/v1/hosts/1/boot-config': () => ok(BOOT),
+    'GET /api/v1/bmc/configs': () => okList([]),
+    'GET /api/v1/wol/history': () => okList([]),
+  };
+
+  it('previews the boot configuration: decision, files and the rendered script', async () => {
+    renderApp('/hosts/1', detail);
+    expect(await screen.findByText('host 1 is assigned profile "Debian installer"')).toBeTruthy();
+    expect((screen.getByLabelText('Rendered boot script') as HTMLTextAreaElement).value).toContain('kernel http://10.0.0.1:8080/boot/debian/linux');
+    expect(screen.getByRole('table', { name: 'Files the host would fetch' })).toBeTruthy();
+    expect(screen.getByText('No BMC is configured for this host; it can still be woken with Wake-on-LAN.', { exact: false })).toBeTruthy();
+  });
+
+  it('shows a template error for this host', async () => {
+    renderApp('/hosts/1', { ...detail, 'GET /api/v1/hosts/1/boot-config': () => ok({ ...BOOT, render_error: 'line 3: undefined filter: nope' }) });
+    expect(await screen.findByText('line 3: undefined filter: nope')).toBeTruthy();
+  });
+
+  it('deletes the host after confirmation and returns to the list', async () => {
+    const fake = renderApp('/hosts/1', { ...detail, 'DELETE /api/v1/hosts/1': () => ok(host(1)) });
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete host' }));
+    expect(await screen.findByRole('heading', { name: 'Hosts' })).toBeTruthy();
+    expect(callsTo(fake.calls, 'DELETE', '/hosts/1')).toHaveLength(1);
+  });
+
+  it('says when the host does not exist', async () => {
+    renderApp('/hosts/99', { ...detail, 'GET /api/v1/hosts/99': () => fail(404, 'NOT_FOUND', 'host 99 not found') });
+    expect(await screen.findByRole('heading', { name: 'Host not found' })).toBeTruthy();
+  });
+});
