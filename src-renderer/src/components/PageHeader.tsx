@@ -13,7 +13,8 @@ export function PageHeader({ title, description, actions }: { title: string; des
           {title}
         </Title>
         {description && (
-          <Text c="dimmed" size="sm">
+          // A div, not a p: descriptions may hold badges and other block elements.
+          <Text component="div" c="dimmed" size="sm">
             {description}
           </Text>
         )}
