@@ -9,7 +9,7 @@ import {
   sessionChallengeResponse,
 } from './commands.js';
 import { describeCompletionCode } from './completion-codes.js';
-import { checkCompletion, exchangeOptions, raisePrivilege, randomSessionId, type IpmiSession, type IpmiTiming } from './ipmi-session.js';
+import { checkCompletion, exchangeOptions, raisePrivilege, randomSessionId, sendCloseSession, type IpmiSession, type IpmiTiming } from './ipmi-session.js';
 import { bmcRequest, lanMessage, type LanMessage } from './lan-message.js';
 import { matchV15Response, tryDecode } from './presession.js';
 import { codesMatch } from './session-crypto.js';
@@ -131,10 +131,7 @@ export class Lan15Session implements IpmiSession {
   async close(): Promise<void> {
     if (this.closed) return;
     try {
-      const data = Buffer.alloc(4);
-      data.writeUInt32LE(this.sessionId);
-      const once = { attemptMs: Math.min(1_000, exchangeOptions(this.timing).attemptMs), retries: 0 };
-      await this.send(Command.CLOSE_SESSION.netFn, Command.CLOSE_SESSION.cmd, data, once).catch(() => undefined);
+      await sendCloseSession((netFn, cmd, data, options) => this.send(netFn, cmd, data, options), this.sessionId, this.timing);
     } finally {
       this.closed = true;
       this.exchange.close();

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { BmcError } from '../bmc-error.js';
 import { CIPHER_SUITE_IDS, cipherSuite, type CipherSuite, type CipherSuiteId } from './cipher-suites.js';
-import { Command } from './commands.js';
 import { AUTH_REFUSED_STATUSES, describeRmcpPlusStatus, UNSUPPORTED_CIPHER_STATUSES } from './completion-codes.js';
-import { checkCompletion, exchangeOptions, raisePrivilege, randomSessionId, type IpmiSession, type IpmiTiming } from './ipmi-session.js';
+import { checkCompletion, exchangeOptions, raisePrivilege, randomSessionId, sendCloseSession, type IpmiSession, type IpmiTiming } from './ipmi-session.js';
 import { bmcRequest, lanMessage, type LanMessage } from './lan-message.js';
 import { tryDecode } from './presession.js';
 import { openSessionRequest, openSessionResponse, rakp1, rakp2, rakp3, rakp4, type OpenSessionResponse, type Rakp2, type Rakp4 } from './rakp.js';
@@ -167,11 +166,7 @@ export class LanplusSession implements IpmiSession {
   async close(): Promise<void> {
     if (this.closed) return;
     try {
-      const data = Buffer.alloc(4);
-      data.writeUInt32LE(this.bmcSessionId);
-      // One short attempt: a BMC that does not answer drops the session on its own timeout.
-      const once = { attemptMs: Math.min(1_000, exchangeOptions(this.timing).attemptMs), retries: 0 };
-      await this.send(Command.CLOSE_SESSION.netFn, Command.CLOSE_SESSION.cmd, data, once).catch(() => undefined);
+      await sendCloseSession((netFn, cmd, data, options) => this.send(netFn, cmd, data, options), this.bmcSessionId, this.timing);
     } finally {
       this.closed = true;
       this.exchange.close();
