@@ -13,6 +13,15 @@
  *   npm run bench:dhcp                    (as root; needs perfdhcp, kea-dhcp4, ip)
  *   BENCH_SECONDS=10 npm run bench:dhcp   (seconds per trial, default 8;
  *                                          BENCH_START_RATE, BENCH_RATE_STEP)
+ *   BENCH_SHARED_CORES=1 npm run bench:dhcp
+ *
+ * CPUs: on a machine with two or more, the load generator (perfdhcp, one
+ * thread: `-g single`) runs on CPU 0 and the server under test on CPU 1, so
+ * neither steals the other's core and a trial measures the server rather
+ * than the scheduler. With BENCH_SHARED_CORES=1 all share every core and
+ * perfdhcp runs its default two threads (the earlier setup: there perfdhcp
+ * itself saturates and the servers' results swing with how bursty their
+ * replies are, not with how fast they answer).
  *
  * Topology (namespaces made and removed here): perfdhcp in `load` acts as a
  * relay (giaddr 10.80.0.2) and talks to the server in `srv` (10.80.0.1) over
@@ -21,6 +30,7 @@
  * warms it up for two seconds (1,000/s, other clients) before measuring.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { NetLab, netnsUnavailable, waitForOutput, type Netns } from '../../tests/helpers/netns.js';
 import { tempDir } from '../../tests/helpers/test-core.js';
@@ -31,6 +41,8 @@ const MAX_DROP_PERCENT = 2.5;
 const START_RATE = Number(process.env.BENCH_START_RATE ?? 2000);
 const RATE_STEP = Number(process.env.BENCH_RATE_STEP ?? 1000);
 const SERVER_ADDRESS = '10.80.0.1';
+/** taskset CPU lists for the server and perfdhcp, or null to share all cores. */
+const PINNING = process.env.BENCH_SHARED_CORES === '1' || os.cpus().length < 2 ? null : { server: '1', load: '0' };
 const POOL = { start: '10.80.0.10', end: '10.81.255.250' };
 /** Distinct simulated clients: below the pool size (131,057) so the pool never runs dry. */
 const CLIENTS = 100_000;
@@ -101,6 +113,7 @@ async function main(): Promise<void> {
     }
     const [ours, theirs, inMemory] = results;
     console.log(`\nDHCPv4 4-way exchanges (DORA) per second at ≤ ${MAX_DROP_PERCENT} % drops, /15 pool, ${SECONDS} s per trial, ${CLIENTS} clients`);
+    console.log(PINNING ? `perfdhcp (one thread) on CPU ${PINNING.load}, the server on CPU ${PINNING.server}` : 'all processes share every core (perfdhcp with its default threads)');
     console.log('| Server | Exchanges/s | Drops DO | Drops RA | Leases durable before ACK |');
     console.log('|---|---:|---:|---:|---|');
     for (const result of results) {
@@ -125,7 +138,7 @@ function passes(trial: Trial): boolean {
 async function runTrial(contender: Contender, load: Netns, srv: Netns, rate: number): Promise<Trial> {
   await contender.start();
   try {
-    await load.run('perfdhcp', ['-4', '-l', 'eth0', '-r', '1000', '-R', '2000', '-p', '2', '-b', 'mac=02:aa:00:00:00:00', SERVER_ADDRESS], { timeoutMs: 60_000 });
+    await load.run(...perfdhcpCommand(['-4', '-l', 'eth0', '-r', '1000', '-R', '2000', '-p', '2', '-b', 'mac=02:aa:00:00:00:00', SERVER_ADDRESS]), { timeoutMs: 60_000 });
     const trial = await perfdhcp(load, srv, rate);
     trial.journal = await contender.stop();
     return trial;
@@ -145,7 +158,7 @@ async function udpReceiveBufferErrors(ns: Netns): Promise<number> {
 
 async function perfdhcp(load: Netns, srv: Netns, rate: number): Promise<Trial> {
   const before = { load: await udpReceiveBufferErrors(load), srv: await udpReceiveBufferErrors(srv) };
-  const result = await load.run('perfdhcp', ['-4', '-l', 'eth0', '-r', String(rate), '-R', String(CLIENTS), '-p', String(SECONDS), SERVER_ADDRESS], {
+  const result = await load.run(...perfdhcpCommand(['-4', '-l', 'eth0', '-r', String(rate), '-R', String(CLIENTS), '-p', String(SECONDS), SERVER_ADDRESS]), {
     timeoutMs: (SECONDS + 60) * 1000,
   });
   const text = result.stdout + result.stderr;
@@ -156,6 +169,16 @@ async function perfdhcp(load: Netns, srv: Netns, rate: number): Promise<Trial> {
   return { rate, achieved, discoverDrops: drops[0] ?? 100, requestDrops: drops[1] ?? 100, clientOverflows, serverOverflows };
 }
 
+/** perfdhcp with its arguments, pinned to the load generator's CPU (single-threaded there) when pinning. */
+function perfdhcpCommand(args: string[]): [string, string[]] {
+  return PINNING ? ['taskset', ['-c', PINNING.load, 'perfdhcp', '-g', 'single', ...args]] : ['perfdhcp', args];
+}
+
+/** A server command, pinned to the server's CPU when pinning. */
+function serverCommand(command: string, args: string[]): [string, string[]] {
+  return PINNING ? ['taskset', ['-c', PINNING.server, command, ...args]] : [command, args];
+}
+
 function bootwright(srv: Netns, apiAddress: string, workDir: string, name: string): Contender {
   let server: NetnsServer | null = null;
   let n = 0;
@@ -163,7 +186,7 @@ function bootwright(srv: Netns, apiAddress: string, workDir: string, name: strin
     name,
     async start() {
       n += 1;
-      server = new NetnsServer(srv, path.join(workDir, `bootwright-${n}`), apiAddress, { logLevel: 'warn' });
+      server = new NetnsServer(srv, path.join(workDir, `bootwright-${n}`), apiAddress, { logLevel: 'warn', ...(PINNING ? { cpus: PINNING.server } : {}) });
       await server.start();
       await server.must('PUT', '/services/dhcp', {
         interfaces: [{ name: 'eth0', mode: 'server' }],
@@ -204,7 +227,7 @@ function kea(srv: Netns, workDir: string): Contender {
           },
         }),
       );
-      const child = srv.spawn('kea-dhcp4', ['-c', config], { env: { ...process.env, KEA_LOCKFILE_DIR: dir, KEA_PIDFILE_DIR: dir } });
+      const child = srv.spawn(...serverCommand('kea-dhcp4', ['-c', config]), { env: { ...process.env, KEA_LOCKFILE_DIR: dir, KEA_PIDFILE_DIR: dir } });
       await waitForOutput(child, /DHCP4_STARTED/, 30_000);
       // Keep reading its output so a full pipe never blocks it.
       child.stdout?.resume();

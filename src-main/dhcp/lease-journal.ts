@@ -236,7 +236,10 @@ export class LeaseJournal {
       if (this.rotateWaiters.length > 0) this.rotateNow();
       if (err) this.onError(err);
       notifyInSlices(waiters, err);
-      if (this.pending.length > 0 || this.waiters.length > 0) this.flush();
+      // The next batch gathers for a window too: a batch costs two wake-ups across threads (to the
+      // thread pool and back), dear on a virtual machine, so back-to-back batches of a few records
+      // cost more CPU than the millisecond they save.
+      if (this.pending.length > 0 || this.waiters.length > 0) this.schedule();
       else this.maybeCompact();
     };
     // With O_DSYNC the write returns once the data is durable: one system call per batch.

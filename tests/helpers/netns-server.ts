@@ -24,23 +24,27 @@ export class NetnsServer {
   readonly apiAddress: string;
   private readonly logLevel: string;
   private readonly nodeArgs: string[];
+  private readonly cpus: string | null;
   private child: ChildProcess | null = null;
   private cookie = '';
   output = '';
 
-  constructor(ns: Netns, dataDir: string, apiAddress: string, options: { logLevel?: string; nodeArgs?: string[] } = {}) {
+  /** `cpus`: run the server on these CPUs only (taskset list, e.g. "1"; benchmarks keep it off the load generator's core). */
+  constructor(ns: Netns, dataDir: string, apiAddress: string, options: { logLevel?: string; nodeArgs?: string[]; cpus?: string } = {}) {
     this.ns = ns;
     this.dataDir = dataDir;
     this.apiAddress = apiAddress;
     this.logLevel = options.logLevel ?? 'info';
     this.nodeArgs = options.nodeArgs ?? [];
+    this.cpus = options.cpus ?? null;
   }
 
   async start(): Promise<void> {
     this.output = '';
+    const pin = this.cpus === null ? [] : ['taskset', '-c', this.cpus];
     const child = this.ns.spawn(
-      process.execPath,
-      [...this.nodeArgs, '--import', 'tsx', SERVE, '--data-dir', this.dataDir, '--listen', '0.0.0.0:8080', '--admin-password', PASSWORD, '--log-level', this.logLevel],
+      pin[0] ?? process.execPath,
+      [...pin.slice(1), ...(pin.length > 0 ? [process.execPath] : []), ...this.nodeArgs, '--import', 'tsx', SERVE, '--data-dir', this.dataDir, '--listen', '0.0.0.0:8080', '--admin-password', PASSWORD, '--log-level', this.logLevel],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.child = child;

@@ -49,6 +49,15 @@ const RECV_BUFFER_BYTES = 4 * 1024 * 1024;
 const DOMAIN_CACHE_MS = 5_000;
 
 /**
+ * The sockets' "name lookup": replies only ever go to dotted quads we computed,
+ * so hand them back as they are, at once — dgram's default (dns.lookup)
+ * parses each one again and defers every send by a tick.
+ */
+function literalAddress(address: string, _family: unknown, callback: (err: Error | null, address: string, family: number) => void): void {
+  callback(null, address, 4);
+}
+
+/**
  * The DHCP service (server and proxyDHCP modes per interface).
  *
  * Node's dgram can neither bind to a device nor tell which interface a
@@ -195,7 +204,7 @@ export class DhcpService implements ManagedService {
     return new Promise((resolve, reject) => {
       // reuseAddr: 0.0.0.0:67 and <address>:67 are bound side by side.
       // A large receive buffer (capped by net.core.rmem_max) rides out event-loop pauses under load.
-      const socket = dgram.createSocket({ type: 'udp4', reuseAddr: true, recvBufferSize: RECV_BUFFER_BYTES });
+      const socket = dgram.createSocket({ type: 'udp4', reuseAddr: true, recvBufferSize: RECV_BUFFER_BYTES, lookup: literalAddress });
       const onError = (err: Error) => {
         socket.close();
         reject(new Error(describeListenError(err, 'udp', address, port), { cause: err }));
