@@ -24,6 +24,7 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { AppCore } from '../../src-main/core/app-core.js';
 import { defaultConfig } from '../../src-main/core/config.js';
+import { sendfileUnavailableReason } from '../../src-main/boot-files/sendfile-transfer.js';
 
 const run = promisify(execFile);
 const { values: args } = parseArgs({
@@ -122,6 +123,14 @@ async function main(): Promise<void> {
     console.log(`| curl, one download (median) | ${a.toFixed(3)} s (${mbps(a)} MB/s) | ${b.toFixed(3)} s (${mbps(b)} MB/s) | ${c.toFixed(3)} s (${mbps(c)} MB/s) | ${(b / a).toFixed(2)}× | ${(c / a).toFixed(2)}× |`);
     console.log(`| wrk -c ${args.connections}, ${args.seconds} s (median) | ${wa.toFixed(0)} MB/s | ${wb.toFixed(0)} MB/s | ${wc.toFixed(0)} MB/s | ${(wa / wb).toFixed(2)}× | ${(wa / wc).toFixed(2)}× |`);
     if (wrkErrors) console.log(`\nwrk errors: ${wrkErrors}`);
+    // How Bootwright sent the file: sendfile(2) through the native addon, or streamed through Node.
+    const methods = new Map<string, number>();
+    for (const event of core.ctx.events.all()) {
+      const method = event.kind === 'http.transfer.completed' ? (event.detail as { method?: unknown } | null)?.method : undefined;
+      if (typeof method === 'string') methods.set(method, (methods.get(method) ?? 0) + 1);
+    }
+    const reason = sendfileUnavailableReason();
+    console.log(`\nBootwright sent with: ${[...methods].map(([method, count]) => `${method} ×${count}`).join(', ') || 'nothing recorded'}${reason ? ` (${reason})` : ''}`);
     bare.close();
   } finally {
     nginx?.kill();

@@ -6,6 +6,7 @@ import { errorMessage } from '../core/errors.js';
 import { unmapIpv4 } from '../network/ip-math.js';
 import { parseRange, type ByteRange } from './byte-range.js';
 import { contentTypeFor } from './content-type.js';
+import { SendfileReplier, type SendfileSettings } from './sendfile-reply.js';
 
 const openFile = promisify(openCallback);
 const fstat = promisify(fstatCallback);
@@ -18,31 +19,39 @@ const STREAM_CHUNK_BYTES = 256 * 1024;
 
 type BootRequest = FastifyRequest<{ Params: { '*': string } }>;
 
+export interface HttpBootOptions {
+  /** The sendfile(2) path for file bodies (tests shorten its idle timeout or turn it off). */
+  sendfile?: SendfileSettings;
+}
+
 /**
  * GET and HEAD /boot/<path>: virtual files first, then files under the boot
  * root, confined like TFTP (403 for paths that climb out, 404 otherwise).
- * Files stream from an open descriptor (the size sent is the size of the file
- * read), with single byte ranges (206/416), ETag and Last-Modified.
+ * Files are sent from an open descriptor (the size sent is the size of the
+ * file read), with single byte ranges (206/416), ETag and Last-Modified: by
+ * sendfile(2) on plain TCP where the native addon runs (sendfile-reply.ts),
+ * else as a read stream through Node.
  */
-export function httpBootPlugin(ctx: AppContext): FastifyPluginAsync {
+export function httpBootPlugin(ctx: AppContext, options: HttpBootOptions = {}): FastifyPluginAsync {
   const responses = ctx.metrics.counter({
     name: 'bootwright_http_boot_responses_total',
     help: 'Responses under /boot/ by status code.',
     labelNames: ['status'] as const,
   });
   const log = ctx.log.scope('http-boot');
+  const sendfile = new SendfileReplier(log, options.sendfile);
 
   return async (app) => {
     app.addHook('onResponse', async (request, reply) => {
       if (request.url.startsWith(BOOT_PREFIX)) responses.inc({ status: String(reply.statusCode) });
     });
     const options = { config: { access: 'public' as const }, schema: { hide: true }, exposeHeadRoute: false };
-    app.get<{ Params: { '*': string } }>(`${BOOT_PREFIX}*`, options, (request, reply) => serve(ctx, log, request, reply, false));
-    app.head<{ Params: { '*': string } }>(`${BOOT_PREFIX}*`, options, (request, reply) => serve(ctx, log, request, reply, true));
+    app.get<{ Params: { '*': string } }>(`${BOOT_PREFIX}*`, options, (request, reply) => serve(ctx, log, sendfile, request, reply, false));
+    app.head<{ Params: { '*': string } }>(`${BOOT_PREFIX}*`, options, (request, reply) => serve(ctx, log, sendfile, request, reply, true));
   };
 }
 
-async function serve(ctx: AppContext, log: AppContext['log'], request: BootRequest, reply: FastifyReply, head: boolean) {
+async function serve(ctx: AppContext, log: AppContext['log'], sendfile: SendfileReplier, request: BootRequest, reply: FastifyReply, head: boolean) {
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
   const client = { ip: unmapIpv4(request.ip), protocol: 'http' as const, query: new URLSearchParams(query) };
   let found;
@@ -76,7 +85,7 @@ async function serve(ctx: AppContext, log: AppContext['log'], request: BootReque
   } catch {
     return reply.code(404).type('text/plain').send('not found\n');
   }
-  let streaming = false;
+  let handedOver = false;
   try {
     const stats = await fstat(fd);
     if (!stats.isFile()) return reply.code(404).type('text/plain').send('not found\n');
@@ -94,12 +103,20 @@ async function serve(ctx: AppContext, log: AppContext['log'], request: BootReque
     const length = stats.size === 0 ? 0 : end - start + 1;
     reply.header('content-length', String(length));
     if (head || length === 0) return reply.send();
-    // The stream owns the descriptor from here: it closes it when done, and fastify destroys it if the client goes away.
-    streaming = true;
-    reportTransfer(ctx, reply, { ip: client.ip, file: found.path, bytes: length, range: range !== null });
+    // The sender owns the descriptor from here and closes it on every path.
+    handedOver = true;
+    const socket = request.raw.socket;
+    const native = sendfile.usable(socket);
+    reportTransfer(ctx, reply, { ip: client.ip, file: found.path, bytes: length, range: range !== null, method: native ? 'sendfile' : 'stream' });
+    if (native) {
+      // Hijacked: fastify ignores what the handler returns; the transfer runs on after it.
+      void sendfile.send(reply, socket, fd, start, length);
+      return reply;
+    }
+    // fastify destroys the stream (closing the descriptor) if the client goes away.
     return reply.send(createReadStream('', { fd, start, end, highWaterMark: STREAM_CHUNK_BYTES, autoClose: true }));
   } finally {
-    if (!streaming) closeFile(fd, () => undefined);
+    if (!handedOver) closeFile(fd, () => undefined);
   }
 }
 
@@ -109,7 +126,11 @@ async function serve(ctx: AppContext, log: AppContext['log'], request: BootReque
  * the TFTP transfer events; a technician sees whether a kernel or initrd
  * arrived whole). Only when someone listens or the log keeps events: always.
  */
-function reportTransfer(ctx: AppContext, reply: FastifyReply, transfer: { ip: string; file: string; bytes: number; range: boolean }): void {
+function reportTransfer(
+  ctx: AppContext,
+  reply: FastifyReply,
+  transfer: { ip: string; file: string; bytes: number; range: boolean; method: 'sendfile' | 'stream' },
+): void {
   const started = Date.now();
   const res = reply.raw;
   let finished = false;
@@ -119,7 +140,7 @@ function reportTransfer(ctx: AppContext, reply: FastifyReply, transfer: { ip: st
       kind: 'http.transfer.completed',
       ip: transfer.ip,
       message: `${transfer.ip} received ${transfer.file} over HTTP (${transfer.bytes} bytes)`,
-      detail: { file: transfer.file, bytes: transfer.bytes, range: transfer.range, duration_ms: Date.now() - started },
+      detail: { file: transfer.file, bytes: transfer.bytes, range: transfer.range, method: transfer.method, duration_ms: Date.now() - started },
     });
   });
   res.once('close', () => {
@@ -129,7 +150,7 @@ function reportTransfer(ctx: AppContext, reply: FastifyReply, transfer: { ip: st
       level: 'warn',
       ip: transfer.ip,
       message: `${transfer.ip} stopped receiving ${transfer.file} over HTTP before the end`,
-      detail: { file: transfer.file, bytes: transfer.bytes, range: transfer.range, duration_ms: Date.now() - started },
+      detail: { file: transfer.file, bytes: transfer.bytes, range: transfer.range, method: transfer.method, duration_ms: Date.now() - started },
     });
   });
 }

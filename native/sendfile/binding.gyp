@@ -1,0 +1,18 @@
+{
+  "targets": [
+    {
+      "target_name": "sendfile",
+      "conditions": [
+        ["OS=='linux'", {
+          "sources": ["src/sendfile.c"],
+          "cflags": ["-std=gnu11", "-Wall", "-Wextra"],
+          "defines": ["_GNU_SOURCE", "_FILE_OFFSET_BITS=64", "NAPI_VERSION=8"],
+          "libraries": ["-lpthread"]
+        }, {
+          "sources": ["src/unsupported.c"],
+          "defines": ["NAPI_VERSION=8"]
+        }]
+      ]
+    }
+  ]
+}
