@@ -10,7 +10,8 @@
  * data directory on tmpfs, where a synchronous write costs nothing: the
  * packet path alone, for comparison (not durable across a power loss).
  *
- *   npm run bench:dhcp                    (as root; needs perfdhcp, kea-dhcp4, ip)
+ *   npm run bench:dhcp                    (as root; needs perfdhcp, kea-dhcp4, ip;
+ *                                          builds dist/main first: the bench runs what ships)
  *   BENCH_SECONDS=10 npm run bench:dhcp   (seconds per trial, default 8;
  *                                          BENCH_START_RATE, BENCH_RATE_STEP)
  *   BENCH_SHARED_CORES=1 npm run bench:dhcp
@@ -186,7 +187,7 @@ function bootwright(srv: Netns, apiAddress: string, workDir: string, name: strin
     name,
     async start() {
       n += 1;
-      server = new NetnsServer(srv, path.join(workDir, `bootwright-${n}`), apiAddress, { logLevel: 'warn', ...(PINNING ? { cpus: PINNING.server } : {}) });
+      server = new NetnsServer(srv, path.join(workDir, `bootwright-${n}`), apiAddress, { logLevel: 'warn', built: true, ...(PINNING ? { cpus: PINNING.server } : {}) });
       await server.start();
       await server.must('PUT', '/services/dhcp', {
         interfaces: [{ name: 'eth0', mode: 'server' }],

@@ -5,7 +5,10 @@ import type { Netns } from './netns.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVE = path.join(ROOT, 'src-main', 'serve.ts');
+const SERVE_BUILT = path.join(ROOT, 'dist', 'main', 'serve.js');
 const PASSWORD = 'netns-test-password';
+/** Node flags the headless server runs with (as in `npm run serve` and the systemd unit). */
+const SERVE_NODE_FLAGS = ['--max-semi-space-size=32'];
 
 export interface ApiResult<T = unknown> {
   status: number;
@@ -25,26 +28,32 @@ export class NetnsServer {
   private readonly logLevel: string;
   private readonly nodeArgs: string[];
   private readonly cpus: string | null;
+  private readonly built: boolean;
   private child: ChildProcess | null = null;
   private cookie = '';
   output = '';
 
-  /** `cpus`: run the server on these CPUs only (taskset list, e.g. "1"; benchmarks keep it off the load generator's core). */
-  constructor(ns: Netns, dataDir: string, apiAddress: string, options: { logLevel?: string; nodeArgs?: string[]; cpus?: string } = {}) {
+  /**
+   * `cpus`: run the server on these CPUs only (taskset list, e.g. "1"; benchmarks keep it off the load generator's core).
+   * `built`: run the compiled `dist/main/serve.js` (what ships; benchmarks build it first) instead of the sources through tsx.
+   */
+  constructor(ns: Netns, dataDir: string, apiAddress: string, options: { logLevel?: string; nodeArgs?: string[]; cpus?: string; built?: boolean } = {}) {
     this.ns = ns;
     this.dataDir = dataDir;
     this.apiAddress = apiAddress;
     this.logLevel = options.logLevel ?? 'info';
-    this.nodeArgs = options.nodeArgs ?? [];
+    this.nodeArgs = [...SERVE_NODE_FLAGS, ...(options.nodeArgs ?? [])];
     this.cpus = options.cpus ?? null;
+    this.built = options.built ?? false;
   }
 
   async start(): Promise<void> {
     this.output = '';
     const pin = this.cpus === null ? [] : ['taskset', '-c', this.cpus];
+    const entry = this.built ? [SERVE_BUILT] : ['--import', 'tsx', SERVE];
     const child = this.ns.spawn(
       pin[0] ?? process.execPath,
-      [...pin.slice(1), ...(pin.length > 0 ? [process.execPath] : []), ...this.nodeArgs, '--import', 'tsx', SERVE, '--data-dir', this.dataDir, '--listen', '0.0.0.0:8080', '--admin-password', PASSWORD, '--log-level', this.logLevel],
+      [...pin.slice(1), ...(pin.length > 0 ? [process.execPath] : []), ...this.nodeArgs, ...entry, '--data-dir', this.dataDir, '--listen', '0.0.0.0:8080', '--admin-password', PASSWORD, '--log-level', this.logLevel],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.child = child;
