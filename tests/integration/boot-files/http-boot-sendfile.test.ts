@@ -13,24 +13,11 @@ import { httpBootPlugin, type HttpBootOptions } from '../../../src-main/boot-fil
 import { sendfileAvailable, sendfileUnavailableReason } from '../../../src-main/boot-files/sendfile-transfer.js';
 import type { AppEvent } from '../../../src-main/events/event-types.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
+import { toolPresent } from '../../helpers/tools.js';
 
 const run = promisify(execFile);
-const hasCurl = await run('sh', ['-c', 'command -v curl']).then(
-  () => true,
-  () => {
-    if (process.env.CI) throw new Error('curl is not installed: .ci/run installs it');
-    console.warn('skipping the curl tests: curl is not installed');
-    return false;
-  },
-);
-const hasOpenssl = await run('sh', ['-c', 'command -v openssl']).then(
-  () => true,
-  () => {
-    if (process.env.CI) throw new Error('openssl is not installed: .ci/run installs it');
-    console.warn('skipping the TLS test: openssl is not installed');
-    return false;
-  },
-);
+const hasCurl = toolPresent('curl', 'the curl tests');
+const hasOpenssl = toolPresent('openssl', 'the TLS test');
 const native = sendfileAvailable();
 /** How a plain-TCP download goes out on this machine: sendfile where the addon loaded. */
 const NATIVE_METHOD = native ? 'sendfile' : 'stream';

@@ -5,16 +5,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
+import { toolPresent } from '../../helpers/tools.js';
 
 const run = promisify(execFile);
-const hasCurl = await run('sh', ['-c', 'command -v curl']).then(
-  () => true,
-  () => {
-    if (process.env.CI) throw new Error('curl is not installed: .ci/run installs it');
-    console.warn('skipping the curl tests: curl is not installed');
-    return false;
-  },
-);
+const hasCurl = toolPresent('curl', 'the curl tests');
 
 const BIG = Buffer.from(Array.from({ length: 3 * 1024 * 1024 + 17 }, (_, i) => (i * 31 + (i >> 8)) & 0xff));
 

@@ -4,24 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolPresent } from '../../helpers/tools.js';
 import { patternBytes, startTftpCore, type TftpCore } from './tftp-harness.js';
 
 const run = promisify(execFile);
 
-/** A Debian tool the test drives; missing is fatal in CI (.ci/run installs it) and a printed skip elsewhere. */
-async function tool(name: string): Promise<boolean> {
-  try {
-    await run('sh', ['-c', `command -v ${name}`]);
-    return true;
-  } catch {
-    if (process.env.CI) throw new Error(`${name} is not installed: .ci/run installs it (APT_PACKAGES)`);
-    console.warn(`skipping ${name} tests: ${name} is not installed (apt-get install -y atftp tftp-hpa)`);
-    return false;
-  }
-}
-
-const hasAtftp = await tool('atftp');
-const hasTftpHpa = await tool('tftp');
+const hasAtftp = toolPresent('atftp', 'the atftp tests');
+const hasTftpHpa = toolPresent('tftp', 'the tftp-hpa tests');
 
 const BIG = patternBytes(1_000_003, 21);
 const TEXT = 'first line\nsecond line\n\nlast\n';
