@@ -47,7 +47,24 @@ export async function freeUdpPort(): Promise<number> {
   return port;
 }
 
+/**
+ * Starts ipmi_sim; tries again on a new port (at most 3 times) when it does
+ * not come up: the free port picked can be taken by a parallel test file
+ * before ipmi_sim binds it, and a loaded CI machine can be slow to start it.
+ */
 export async function startIpmiSim(): Promise<IpmiSim> {
+  const failures: string[] = [];
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    try {
+      return await startIpmiSimOnce();
+    } catch (err) {
+      failures.push(`attempt ${attempt}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  throw new Error(`ipmi_sim did not start:\n${failures.join('\n')}`);
+}
+
+async function startIpmiSimOnce(): Promise<IpmiSim> {
   const work = await tempDir('bootwright-ipmisim-');
   const stateDir = path.join(work.dir, 'chassis');
   const persistDir = path.join(work.dir, 'persist');
@@ -79,9 +96,9 @@ export async function startIpmiSim(): Promise<IpmiSim> {
     await work.remove();
   };
 
-  // Ready when it answers a presence ping (bounded: 50 tries).
+  // Ready when it answers a presence ping (bounded: 75 tries of 200 ms).
   let ready = false;
-  for (let attempt = 0; attempt < 50 && !ready && child.exitCode === null; attempt += 1) {
+  for (let attempt = 0; attempt < 75 && !ready && child.exitCode === null; attempt += 1) {
     ready = await presencePing('127.0.0.1', port, { timeoutMs: 200, retries: 0 }).then(
       () => true,
       () => false,
@@ -89,7 +106,8 @@ export async function startIpmiSim(): Promise<IpmiSim> {
   }
   if (!ready) {
     await stop();
-    throw new Error(`ipmi_sim did not come up on 127.0.0.1:${port}: ${output.slice(-2000)}`);
+    const how = child.exitCode !== null || child.signalCode !== null ? `exited (${child.exitCode ?? child.signalCode})` : 'no answer to a presence ping in 15 s';
+    throw new Error(`ipmi_sim did not come up on 127.0.0.1:${port}: ${how}; output: ${output.slice(-2000)}`);
   }
 
   const value = async (parm: string) => {

@@ -75,7 +75,7 @@ describe('systemd unit', () => {
       .map((line) => line.slice(key.length + 1));
 
   it('runs the headless server on the state directory as its own user', () => {
-    expect(values('ExecStart')).toEqual(['node /opt/bootwright/dist/main/serve.js --data-dir /var/lib/bootwright']);
+    expect(values('ExecStart')).toEqual(['node --max-semi-space-size=32 /opt/bootwright/dist/main/serve.js --data-dir /var/lib/bootwright']);
     expect(values('StateDirectory')).toEqual(['bootwright']);
     expect(values('User')).toEqual(['bootwright']);
     expect(values('Restart')).toEqual(['on-failure']);
