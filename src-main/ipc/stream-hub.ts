@@ -2,7 +2,7 @@ import { AppError } from '../core/errors.js';
 import type { AppContext } from '../core/app-context.js';
 import { openEventStream, parseEventStreamRequest } from '../events/event-stream.js';
 import type { ParamValue } from '../events/filter-params.js';
-import type { StreamClose, StreamMessage, StreamSend } from '../events/stream-message.js';
+import type { StreamClose, StreamSend } from '../events/stream-message.js';
 import { openLogStream, parseLogFilter } from '../logs/log-stream.js';
 
 export type { StreamMessage } from '../events/stream-message.js';

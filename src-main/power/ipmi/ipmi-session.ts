@@ -42,19 +42,6 @@ export function randomSessionId(bytes: Buffer): number {
 }
 
 /** The per-message send of a session, with its own attempt timing. */
-export type SessionSend = (netFn: number, cmd: number, data: Buffer, options: { attemptMs: number; retries: number }) => Promise<Buffer>;
-
-/**
- * Close Session (§22.19) with one short attempt and no error: a BMC that
- * does not answer drops the session on its own timeout.
- */
-export async function sendCloseSession(send: SessionSend, sessionId: number, timing: IpmiTiming): Promise<void> {
-  const data = Buffer.alloc(4);
-  data.writeUInt32LE(sessionId);
-  const once = { attemptMs: Math.min(1_000, exchangeOptions(timing).attemptMs), retries: 0 };
-  await send(Command.CLOSE_SESSION.netFn, Command.CLOSE_SESSION.cmd, data, once).catch(() => undefined);
-}
-
 /**
  * Set Session Privilege Level (§22.18): a session starts at User level;
  * power control needs Operator. On failure the session is closed on the

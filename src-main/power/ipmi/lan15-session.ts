@@ -9,7 +9,8 @@ import {
   sessionChallengeResponse,
 } from './commands.js';
 import { describeCompletionCode } from './completion-codes.js';
-import { checkCompletion, exchangeOptions, raisePrivilege, randomSessionId, sendCloseSession, type IpmiSession, type IpmiTiming } from './ipmi-session.js';
+import { EstablishedSession, type AttemptOptions } from './established-session.js';
+import { checkCompletion, exchangeOptions, raisePrivilege, randomSessionId, type IpmiTiming } from './ipmi-session.js';
 import { bmcRequest, lanMessage, type LanMessage } from './lan-message.js';
 import { matchV15Response, tryDecode } from './presession.js';
 import { codesMatch } from './session-crypto.js';
@@ -40,22 +41,15 @@ export function md5AuthCode(password: Buffer, sessionId: number, message: Buffer
  * RMCP+ (IPMI v2.0 §22.15–22.19). Messages are signed, not encrypted: v1.5
  * has no confidentiality, so it is used only when the BMC lacks v2.0.
  */
-export class Lan15Session implements IpmiSession {
+export class Lan15Session extends EstablishedSession {
   readonly description = 'IPMI v1.5, MD5 authentication';
   readonly cipherSuite = null;
-  private readonly exchange: UdpExchange;
-  private readonly target: string;
-  private readonly timing: IpmiTiming;
   private readonly password: Buffer;
   private readonly sessionId: number;
   private outboundSequence: number;
-  private requestSeq = 0;
-  private closed = false;
 
   private constructor(exchange: UdpExchange, target: string, timing: IpmiTiming, password: Buffer, sessionId: number, sequence: number) {
-    this.exchange = exchange;
-    this.target = target;
-    this.timing = timing;
+    super(exchange, target, timing, sessionId);
     this.password = password;
     this.sessionId = sessionId;
     this.outboundSequence = sequence;
@@ -124,26 +118,9 @@ export class Lan15Session implements IpmiSession {
     return session;
   }
 
-  request(netFn: number, cmd: number, data: Buffer = Buffer.alloc(0)): Promise<Buffer> {
-    return this.send(netFn, cmd, data, exchangeOptions(this.timing));
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    try {
-      await sendCloseSession((netFn, cmd, data, options) => this.send(netFn, cmd, data, options), this.sessionId, this.timing);
-    } finally {
-      this.closed = true;
-      this.exchange.close();
-    }
-  }
-
-  private async send(netFn: number, cmd: number, data: Buffer, options: { attemptMs: number; retries: number }): Promise<Buffer> {
-    if (this.closed) throw new BmcError('protocol', `${this.target}: the session is closed`);
-    this.requestSeq = (this.requestSeq + 1) & 0x3f;
-    const request = bmcRequest(netFn, cmd, this.requestSeq, data);
+  protected transmit(request: LanMessage, options: AttemptOptions): Promise<LanMessage> {
     const message = lanMessage.encode(request);
-    const reply = await exchangeV15(
+    return exchangeV15(
       this.exchange,
       options,
       request,
@@ -166,7 +143,6 @@ export class Lan15Session implements IpmiSession {
         return packet.authType === AuthType.MD5 && codesMatch(packet.authCode ?? Buffer.alloc(0), md5AuthCode(this.password, packet.sessionId, packet.message, packet.sequence));
       },
     );
-    return checkCompletion(reply.data, `command ${netFn.toString(16)}h/${cmd.toString(16)}h`, this.target);
   }
 }
 

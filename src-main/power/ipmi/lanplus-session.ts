@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { BmcError } from '../bmc-error.js';
 import { CIPHER_SUITE_IDS, cipherSuite, type CipherSuite, type CipherSuiteId } from './cipher-suites.js';
 import { AUTH_REFUSED_STATUSES, describeRmcpPlusStatus, UNSUPPORTED_CIPHER_STATUSES } from './completion-codes.js';
-import { checkCompletion, exchangeOptions, raisePrivilege, randomSessionId, sendCloseSession, type IpmiSession, type IpmiTiming } from './ipmi-session.js';
-import { bmcRequest, lanMessage, type LanMessage } from './lan-message.js';
+import { EstablishedSession, type AttemptOptions } from './established-session.js';
+import { exchangeOptions, raisePrivilege, randomSessionId, type IpmiTiming } from './ipmi-session.js';
+import { lanMessage, type LanMessage } from './lan-message.js';
 import { tryDecode } from './presession.js';
 import { openSessionRequest, openSessionResponse, rakp1, rakp2, rakp3, rakp4, type OpenSessionResponse, type Rakp2, type Rakp4 } from './rakp.js';
 import {
@@ -38,20 +39,15 @@ const NAME_ONLY_LOOKUP = 0x10;
  * An IPMI v2.0 RMCP+ session (lanplus): Open Session, RAKP 1–4, then
  * authenticated and AES-encrypted IPMI messages (IPMI v2.0 §13.15–13.32).
  */
-export class LanplusSession implements IpmiSession {
+export class LanplusSession extends EstablishedSession {
   readonly description: string;
   readonly cipherSuite: number;
-  private readonly exchange: UdpExchange;
-  private readonly target: string;
-  private readonly timing: IpmiTiming;
   private readonly suite: CipherSuite;
   private readonly keys: SessionKeys;
   private readonly consoleSessionId: number;
   private readonly bmcSessionId: number;
   private outboundSequence = 0;
-  private requestSeq = 0;
   private readonly seenInbound = new Set<number>();
-  private closed = false;
 
   private constructor(init: {
     exchange: UdpExchange;
@@ -62,9 +58,7 @@ export class LanplusSession implements IpmiSession {
     consoleSessionId: number;
     bmcSessionId: number;
   }) {
-    this.exchange = init.exchange;
-    this.target = init.target;
-    this.timing = init.timing;
+    super(init.exchange, init.target, init.timing, init.bmcSessionId);
     this.suite = init.suite;
     this.keys = init.keys;
     this.consoleSessionId = init.consoleSessionId;
@@ -159,24 +153,7 @@ export class LanplusSession implements IpmiSession {
     throw new BmcError('unsupported_cipher_suite', `${target}: the BMC supports none of the cipher suites tried: ${refused.join('; ')}`);
   }
 
-  request(netFn: number, cmd: number, data: Buffer = Buffer.alloc(0)): Promise<Buffer> {
-    return this.send(netFn, cmd, data, exchangeOptions(this.timing));
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    try {
-      await sendCloseSession((netFn, cmd, data, options) => this.send(netFn, cmd, data, options), this.bmcSessionId, this.timing);
-    } finally {
-      this.closed = true;
-      this.exchange.close();
-    }
-  }
-
-  private async send(netFn: number, cmd: number, data: Buffer, options: { attemptMs: number; retries: number }): Promise<Buffer> {
-    if (this.closed) throw new BmcError('protocol', `${this.target}: the session is closed`);
-    this.requestSeq = (this.requestSeq + 1) & 0x3f;
-    const request = bmcRequest(netFn, cmd, this.requestSeq, data);
+  protected async transmit(request: LanMessage, options: AttemptOptions): Promise<LanMessage> {
     const plain = lanMessage.encode(request);
     let response: LanMessage | undefined;
     await this.exchange.exchange(
@@ -187,7 +164,7 @@ export class LanplusSession implements IpmiSession {
       },
       options,
     );
-    return checkCompletion(response!.data, `command ${netFn.toString(16)}h/${cmd.toString(16)}h`, this.target);
+    return response!;
   }
 
   /** Encrypts and signs an IPMI message with a fresh session sequence number (§13.28). */
