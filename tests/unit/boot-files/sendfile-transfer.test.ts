@@ -214,10 +214,18 @@ describe.runIf(native)('sendFileRange (native addon)', () => {
       });`;
     const threads = () => readdirSync('/proc/self/task').length;
     const baseline = { threads: threads(), descriptors: openDescriptors() };
-    const peer = new Promise<net.Socket>((resolve) => waiting.push(resolve));
+    // A peer that never reads, not even the FIN: the connection can only look closed to it if the test
+    // side closed it (a reading peer could see the worker's FIN after terminate() and close too, a race).
+    let accepted: (socket: net.Socket) => void = () => undefined;
+    const peer = new Promise<net.Socket>((resolve) => (accepted = resolve));
+    const stalled = net.createServer({ pauseOnConnect: true }, (socket) => {
+      stalled.close();
+      accepted(socket);
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
     const thread = new Worker(worker, {
       eval: true,
-      workerData: { addon: createRequire(import.meta.url).resolve('@bootwright/sendfile'), port: (server.address() as AddressInfo).port, file: hugeFile, length: HUGE_BYTES },
+      workerData: { addon: createRequire(import.meta.url).resolve('@bootwright/sendfile'), port: (stalled.address() as AddressInfo).port, file: hugeFile, length: HUGE_BYTES },
     });
     const messages: string[] = [];
     await new Promise<void>((resolve) =>
