@@ -50,10 +50,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ argv: ['--bogus'], env: {}, writeOut: () => undefined })).toThrow(ConfigError);
   });
 
+  it('collects allowed roots from repeated flags, the path-list variable or a file list', async () => {
+    expect(loadConfig({ argv: [], env: {} })!.allowedRoots).toEqual([]);
+    expect(loadConfig({ argv: ['--allowed-root', '/srv/tftp', '--allowed-root=/srv/isos'], env: {} })!.allowedRoots).toEqual(['/srv/tftp', '/srv/isos']);
+    expect(loadConfig({ argv: [], env: { BOOTWRIGHT_ALLOWED_ROOTS: `/srv/a${path.delimiter}/srv/b` } })!.allowedRoots).toEqual(['/srv/a', '/srv/b']);
+    const file = path.join(dir, 'roots.yaml');
+    await writeFile(file, 'allowed_roots:\n  - /srv/x\n  - /srv/y\n');
+    expect(loadConfig({ argv: ['--config', file], env: {} })!.allowedRoots).toEqual(['/srv/x', '/srv/y']);
+    await writeFile(file, 'allowed_roots: /srv/z\n');
+    expect(loadConfig({ argv: ['--config', file], env: {} })!.allowedRoots).toEqual(['/srv/z']);
+    // The flag wins over the file, as for every option.
+    expect(loadConfig({ argv: ['--config', file, '--allowed-root', '/srv/flag'], env: {} })!.allowedRoots).toEqual(['/srv/flag']);
+    expect(() => loadConfig({ argv: ['--allowed-root', 'relative'], env: {}, writeOut: () => undefined })).toThrow(/not an absolute path/);
+    expect(() => loadConfig({ argv: [], env: { BOOTWRIGHT_ALLOWED_ROOTS: 'rel' } })).toThrow(/BOOTWRIGHT_ALLOWED_ROOTS: "rel" is not an absolute path/);
+  });
+
   it('answers --help with every option and its environment variable', () => {
     let out = '';
     expect(loadConfig({ argv: ['--help'], env: {}, writeOut: (text) => (out += text) })).toBeNull();
-    for (const text of ['--data-dir', '--listen', '--config', '--log-level', '--admin-password', 'BOOTWRIGHT_DATA_DIR', 'BOOTWRIGHT_ADMIN_PASSWORD']) {
+    for (const text of ['--data-dir', '--listen', '--config', '--log-level', '--admin-password', '--allowed-root', 'BOOTWRIGHT_DATA_DIR', 'BOOTWRIGHT_ADMIN_PASSWORD', 'BOOTWRIGHT_ALLOWED_ROOTS']) {
       expect(out).toContain(text);
     }
   });
