@@ -4,7 +4,14 @@ import { API_PREFIX, registeredRoutes } from '../api/http-app.js';
 import type { AppContext } from '../core/app-context.js';
 import { errorMessage } from '../core/errors.js';
 import { describeAuditAction, type AuditAction } from './audit-action.js';
-import type { AuditInput } from './audit-types.js';
+import type { AuditDetail, AuditInput } from './audit-types.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by a route that wants more than the action on its audit row (e.g. old and new root); see AuditEntry.detail. */
+    auditDetail: AuditDetail | null;
+  }
+}
 
 /** The methods that change something; only these are audited. */
 export const AUDITED_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -12,6 +19,8 @@ export const AUDITED_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PAT
 /** The one route whose audited user comes from the body: who tried to log in. */
 const LOGIN_ROUTE = `${API_PREFIX}/auth/login`;
 const MAX_USER_LENGTH = 64;
+const MAX_DETAIL_KEYS = 8;
+const MAX_DETAIL_LENGTH = 1024;
 
 /**
  * Records every mutating API request, whatever its outcome, once the response
@@ -24,6 +33,7 @@ export function auditHookPlugin(ctx: AppContext): FastifyPluginAsync {
   const log = ctx.log.scope('audit');
   return fp(
     async (app) => {
+      app.decorateRequest('auditDetail', null);
       // Route table questions are answered once per pattern: it is fixed after startup.
       const collections = new Map<string, boolean>();
       const isCollection = (pattern: string): boolean => {
@@ -70,7 +80,17 @@ function auditInput(request: FastifyRequest, reply: FastifyReply, named: AuditAc
     outcome: status < 400 ? 'success' : 'failure',
     status,
     request_id: request.id,
+    ...(request.auditDetail ? { detail: cleanDetail(request.auditDetail) } : {}),
   };
+}
+
+/** Bounded, printable values: a detail may quote client text (an attempted path). */
+function cleanDetail(detail: AuditDetail): AuditDetail {
+  const out: AuditDetail = {};
+  for (const [key, value] of Object.entries(detail).slice(0, MAX_DETAIL_KEYS)) {
+    out[key] = value === null ? null : value.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).slice(0, MAX_DETAIL_LENGTH);
+  }
+  return out;
 }
 
 /** The principal's name; for a login, the name tried (the body is read for that one field only). */

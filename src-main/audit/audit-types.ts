@@ -28,6 +28,15 @@ export interface AuditEntry {
   status: number;
   /** The X-Request-Id of the request, to find its log lines. */
   request_id: string;
+  /**
+   * What a route chose to add (never from the body wholesale, never a
+   * secret): e.g. `old_root` and `new_root` of a served-root change.
+   * Absent on most rows.
+   */
+  detail?: AuditDetail;
 }
+
+/** Short text values a route records with its audit row. */
+export type AuditDetail = Record<string, string | null>;
 
 export type AuditInput = Omit<AuditEntry, 'id' | 'created_at' | 'updated_at'>;

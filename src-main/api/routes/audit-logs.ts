@@ -20,6 +20,11 @@ export const AuditEntrySchema = Type.Object(
     outcome: Type.Union(AUDIT_OUTCOMES.map((outcome) => Type.Literal(outcome))),
     status: Type.Integer({ description: 'HTTP status of the response' }),
     request_id: Type.String({ description: 'X-Request-Id of the request (find its log lines)' }),
+    detail: Type.Optional(
+      Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]), {
+        description: 'What the route added, on a few rows only: e.g. old_root and new_root of a served-root change (PUT /services/tftp)',
+      }),
+    ),
   },
   { $id: 'AuditEntry' },
 );
