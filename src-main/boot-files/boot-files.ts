@@ -2,6 +2,9 @@ import { mkdir, stat } from 'node:fs/promises';
 import { normalizeBootPath, resolveInsideRoot, type RefusalReason } from './path-confinement.js';
 import { VirtualFileRegistry, type BootClient, type VirtualFileProvider } from './virtual-files.js';
 
+/** The served-root policy's answer for a root (ServedRoots.check). */
+export type RootVerdict = { ok: true; real: string } | { ok: false; problem: string };
+
 /** What a client's request for a boot file resolves to. */
 export type BootFileLookup =
   | { kind: 'virtual'; path: string; content: Buffer; contentType: string }
@@ -16,14 +19,30 @@ export type BootFileLookup =
 export class BootFiles {
   readonly root: string;
   private readonly virtual = new VirtualFileRegistry();
+  private readonly checkRoot: ((root: string) => Promise<RootVerdict>) | null;
+  /** The served-root policy's verdict on `root`, taken once (and again after ensureRoot); files are served from its real path. */
+  private verdict: Promise<RootVerdict> | null = null;
 
-  constructor(options: { root: string }) {
+  /** `checkRoot` is the served-root policy (ServedRoots.check); without it the root is served unchecked (unit tests). */
+  constructor(options: { root: string; checkRoot?: (root: string) => Promise<RootVerdict> }) {
     this.root = options.root;
+    this.checkRoot = options.checkRoot ?? null;
   }
 
-  /** Creates the boot root when missing. */
-  async ensureRoot(): Promise<void> {
+  /**
+   * Creates the boot root when missing and has the policy check it afresh.
+   * A refused root is reported, not thrown: HTTP boot then refuses every
+   * disk file while the API stays up for an admin to repair it.
+   */
+  async ensureRoot(): Promise<RootVerdict> {
     await mkdir(this.root, { recursive: true });
+    this.verdict = null;
+    return this.rootVerdict();
+  }
+
+  private rootVerdict(): Promise<RootVerdict> {
+    this.verdict ??= this.checkRoot ? this.checkRoot(this.root) : Promise.resolve({ ok: true as const, real: this.root });
+    return this.verdict;
   }
 
   /** Registers a generator of per-client files (consulted before the disk); returns the function that removes it. */
@@ -50,7 +69,15 @@ export class BootFiles {
     if (!normalized.ok) return { kind: 'refused', reason: normalized.reason, message: normalized.message };
     const generated = await this.virtual.resolve(normalized.path, client);
     if (generated) return { kind: 'virtual', path: normalized.path, content: generated.content, contentType: generated.contentType };
-    const confined = await resolveInsideRoot(root, normalized.path);
+    let confined;
+    if (root === this.root) {
+      // The boot root is served only as the real path the policy accepted, pinned against later symlink swaps.
+      const verdict = await this.rootVerdict();
+      if (!verdict.ok) return { kind: 'refused', reason: 'forbidden', message: `boot root refused: ${verdict.problem}` };
+      confined = await resolveInsideRoot(verdict.real, normalized.path, { pinned: this.checkRoot !== null });
+    } else {
+      confined = await resolveInsideRoot(root, normalized.path);
+    }
     if (!confined.ok) return { kind: 'refused', reason: confined.reason, message: confined.message };
     const info = await stat(confined.absolute).catch(() => null);
     if (!info || !info.isFile()) return { kind: 'refused', reason: 'not-found', message: 'file not found' };

@@ -41,18 +41,30 @@ export function normalizeBootPath(requested: string): NormalizedPath {
 
 export type ConfinedPath = { ok: true; absolute: string } | { ok: false; reason: RefusalReason; message: string };
 
+export interface ConfineOptions {
+  /**
+   * `root` is the real path the served-root policy accepted: refuse every
+   * file when it no longer resolves to itself (the folder, or one above it,
+   * was swapped for a symlink since the check, e.g. to `/`).
+   */
+  pinned?: boolean;
+}
+
 /**
  * Resolves a normalised relative path inside `root`, following symlinks, and
  * refuses it when the real path leaves the real root (a symlink pointing
  * outside). The caller opens `absolute`, the fully resolved path, so a link
  * swapped in after this check is not followed.
  */
-export async function resolveInsideRoot(root: string, relative: string): Promise<ConfinedPath> {
+export async function resolveInsideRoot(root: string, relative: string, options: ConfineOptions = {}): Promise<ConfinedPath> {
   let realRoot: string;
   try {
     realRoot = await realpath(root);
   } catch {
     return { ok: false, reason: 'not-found', message: 'boot root does not exist' };
+  }
+  if (options.pinned && realRoot !== path.resolve(root)) {
+    return { ok: false, reason: 'forbidden', message: `the served root ${root} now resolves to ${realRoot}; restart the service to check it again` };
   }
   let real: string;
   try {

@@ -5,6 +5,7 @@ import type { ProfileService } from '../profiles/profile-service.js';
 import type { BootFiles } from '../boot-files/boot-files.js';
 import type { Bootloaders } from '../bootloaders/bootloaders.js';
 import type { TftpSettings } from '../servers/tftp/tftp-settings.js';
+import type { ServedRoots } from '../settings/served-roots.js';
 import type { AppConfig } from './config.js';
 import type { LogSink, Logger } from './logger.js';
 import type { BuildInfo } from './version.js';
@@ -57,6 +58,8 @@ export interface AppContext {
   bootloaders: Bootloaders;
   /** The TFTP server's settings (GET/PUT /services/tftp); the root defaults to the boot root. */
   tftpSettings: TftpSettings;
+  /** The served-root policy every area that serves a folder to the LAN checks its root with (docs/boot-files.md). */
+  servedRoots: ServedRoots;
   /** MAC access control (blacklist, whitelist mode, unauthorized devices); the boot chain asks isAllowed(mac) (docs/dhcp.md). */
   access: AccessPolicy;
   /** DHCP reservations, also linked to host records through setForHost/removeForHost. */

@@ -21,6 +21,7 @@ import { IpcBridge } from '../ipc/ipc-bridge.js';
 import { createStreamHub, type StreamHub } from '../ipc/stream-hub.js';
 import { HttpService } from '../servers/http/http-service.js';
 import { TftpService, type TftpThreading } from '../servers/tftp/tftp-service.js';
+import { ServedRoots } from '../settings/served-roots.js';
 import { TftpSettings } from '../servers/tftp/tftp-settings.js';
 import { ServiceManager } from '../services/service-manager.js';
 import { DnsService } from '../servers/dns/dns-service.js';
@@ -161,8 +162,9 @@ export class AppCore {
     });
     // general.allowed_hosts feeds the Host guard; IPv6 literals go in brackets, as in a Host header.
     auth.hosts.addSource(() => settings.general().allowed_hosts.map((host) => (host.includes(':') ? `[${host}]` : host)));
-    const bootFiles = new BootFiles({ root: path.join(config.dataDir, 'boot') });
-    const tftpSettings = new TftpSettings(store, bootFiles.root);
+    const servedRoots = new ServedRoots({ store, dataDir: config.dataDir, configRoots: config.allowedRoots });
+    const bootFiles = new BootFiles({ root: path.join(config.dataDir, 'boot'), checkRoot: (root) => servedRoots.check(root) });
+    const tftpSettings = new TftpSettings(store, bootFiles.root, servedRoots);
     const bootloaders = await Bootloaders.open({
       sourceDir: options.bootloaderDir ?? defaultBootloaderDir(),
       roots: () => [bootFiles.root, tftpSettings.root()],
@@ -187,6 +189,7 @@ export class AppCore {
       bootFiles,
       bootloaders,
       tftpSettings,
+      servedRoots,
       ...dhcp,
       ...boot,
       audit,
@@ -241,8 +244,14 @@ export class AppCore {
   /** Starts HTTP (always) and every service with auto-start on. */
   async start(): Promise<void> {
     // Missing bundled boot loaders are copied into the boot (and TFTP) root before anything serves them.
-    await this.ctx.bootFiles.ensureRoot();
-    await this.ctx.bootloaders.installMissing();
+    const bootRoot = await this.ctx.bootFiles.ensureRoot();
+    if (!bootRoot.ok) {
+      const message = `HTTP boot refuses every file: boot root ${this.ctx.bootFiles.root} is refused: ${bootRoot.problem}`;
+      this.ctx.log.error(message);
+      this.ctx.events.emit({ kind: 'service.failed', level: 'error', message, detail: { service: 'http-boot', error: bootRoot.problem } });
+    }
+    // Only into the boot root (when accepted): the TFTP service installs into its own root after checking it.
+    await this.ctx.bootloaders.installMissing(bootRoot.ok ? [bootRoot.real] : []);
     await this.ctx.services.start('http');
     const status = this.ctx.services.get('http');
     if (status.state !== 'running') throw new Error(status.last_error ?? 'http service failed to start');

@@ -19,6 +19,7 @@ import { leaseRoutes } from './leases.js';
 import { logRoutes } from './logs.js';
 import { metricsRoutes } from './metrics.js';
 import { profileRoutes } from './profiles.js';
+import { servedRootsRoutes } from './served-roots.js';
 import { serviceRoutes } from './services.js';
 import { settingsRoutes } from './settings.js';
 import { statusRoutes } from './status.js';
@@ -43,6 +44,7 @@ export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
   tokenRoutes,
   serviceRoutes,
   settingsRoutes,
+  servedRootsRoutes,
   interfaceRoutes,
   versionRoutes,
   statusRoutes,

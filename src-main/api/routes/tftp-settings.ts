@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../../core/app-context.js';
 import { TFTP_SETTING_LIMITS } from '../../servers/tftp/tftp-settings.js';
+import { roleAllows } from '../access.js';
 import { Ok, StrictObject } from '../schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
@@ -11,7 +12,7 @@ const TftpSettingsView = Type.Object(
   {
     enabled: Type.Boolean({ description: 'Runs (and starts with the app); false stops it. The service auto-start flag.' }),
     port: limit('port', 'UDP port of requests (default 69)'),
-    root: Type.String({ description: 'Directory served; default the boot root <data-dir>/boot' }),
+    root: Type.String({ description: 'Directory served (its real path); default the boot root <data-dir>/boot' }),
     max_blksize: limit('max_blksize', 'Largest blksize granted (RFC 2348); default 1468'),
     max_windowsize: limit('max_windowsize', 'Largest windowsize granted (RFC 7440); default 64'),
     timeout: limit('timeout', 'Retransmission timeout in seconds when the client asks none (RFC 2349); default 2'),
@@ -23,7 +24,12 @@ const TftpSettingsView = Type.Object(
 const TftpSettingsPatch = StrictObject({
   enabled: Type.Optional(Type.Boolean()),
   port: Type.Optional(limit('port', 'UDP port')),
-  root: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()], { description: 'Absolute path of an existing directory; null resets to the boot root' })),
+  root: Type.Optional(
+    Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()], {
+      description:
+        'Admin only to change (sending the current root is not a change). Absolute path of an existing directory inside an allowed root (GET /settings/served-roots), never /, a system folder or the data directory; null resets to the boot root',
+    }),
+  ),
   max_blksize: Type.Optional(limit('max_blksize', 'blksize cap')),
   max_windowsize: Type.Optional(limit('max_windowsize', 'windowsize cap')),
   timeout: Type.Optional(limit('timeout', 'seconds')),
@@ -43,7 +49,12 @@ function view(ctx: AppContext): Static<typeof TftpSettingsView> {
   };
 }
 
-/** GET/PUT /services/tftp: the TFTP server's settings; a change restarts the running server. */
+/**
+ * GET/PUT /services/tftp: the TFTP server's settings; a change restarts the
+ * running server. The route stays operator-level so operators can tune
+ * blksize, ports and timeouts, but a request that changes `root` needs admin:
+ * the root decides which files anyone on the LAN can read without a login.
+ */
 export const tftpSettingsRoutes: RoutePluginFactory = (ctx) => async (app) => {
   app.get(
     '/services/tftp',
@@ -60,14 +71,19 @@ export const tftpSettingsRoutes: RoutePluginFactory = (ctx) => async (app) => {
       config: { access: 'operator' },
       schema: {
         tags: ['services'],
-        summary: 'Change TFTP settings (only the fields sent); restarts the server when it runs, enabled starts or stops it',
+        summary:
+          'Change TFTP settings (only the fields sent); restarts the server when it runs, enabled starts or stops it. Changing root needs the admin role (403 FORBIDDEN otherwise)',
         body: TftpSettingsPatch,
         response: { 200: Ok(TftpSettingsView) },
       },
     },
     async (request) => {
       const { enabled, ...patch } = request.body;
-      const { changed } = await ctx.tftpSettings.update(patch);
+      const rootChange = ctx.tftpSettings.rootChange(patch.root);
+      // Recorded whatever the outcome, so a refused attempt to serve `/` shows in the audit log too.
+      if (rootChange) request.auditDetail = { old_root: rootChange.from, new_root: rootChange.to ?? ctx.tftpSettings.bootRoot };
+      const role = request.principal?.role;
+      const { changed } = await ctx.tftpSettings.update(patch, { mayChangeRoot: role !== undefined && roleAllows(role, 'admin') });
       if (enabled !== undefined && enabled !== ctx.services.autoStart('tftp')) {
         await ctx.services.setAutoStart('tftp', enabled);
       }

@@ -20,6 +20,7 @@ export class RequestRefusal extends Error {
 }
 
 export interface SourceOptions {
+  /** A real path (symlinks resolved): requests are refused if it stops resolving to itself. */
   root: string;
   netascii: boolean;
   cache: ChunkCache;
@@ -51,7 +52,8 @@ export async function openRequestSource(requested: string, client: TftpClient, o
   if (generated) {
     return { source: new MemorySource(options.netascii ? toNetascii(generated.content) : generated.content), path, virtual: true };
   }
-  const confined = await resolveInsideRoot(options.root, path);
+  // The service hands over the real root the served-root policy accepted, so it is pinned.
+  const confined = await resolveInsideRoot(options.root, path, { pinned: true });
   if (!confined.ok) {
     throw confined.reason === 'forbidden' ? accessViolation() : notFound();
   }

@@ -15,6 +15,7 @@ export interface TftpServerConfig {
   /** Our addresses to listen on (one socket each, so replies leave from the address the client used). */
   addresses: string[];
   port: number;
+  /** The real path of the root the served-root policy accepted (pinned: see resolveInsideRoot). */
   root: string;
   maxBlksize: number;
   maxWindowsize: number;

@@ -49,6 +49,8 @@ export class TftpService implements ManagedService {
   private listen: string[] = [];
   private unsubscribe: (() => void) | null = null;
   private crashRestarts = 0;
+  /** The real path of the root the policy accepted at start; the server refuses requests if it stops resolving to itself. */
+  private servedRoot: string | null = null;
   private readonly refusalBudget = new EventBudget(REFUSAL_EVENTS_PER_SECOND);
   /** Serialises start/stop with rebinds triggered by interface changes. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -61,8 +63,11 @@ export class TftpService implements ManagedService {
 
   start(): Promise<void> {
     return this.serialise(async () => {
-      const root = this.deps.settings.root();
-      await this.deps.bootloaders.installMissing([root]).catch((err: unknown) => this.log.warn(`installing boot loaders: ${errorMessage(err)}`));
+      // The boot root is ours to create; any other root was checked to exist when it was set.
+      if (this.deps.settings.get().root === null) await this.deps.bootFiles.ensureRoot();
+      // The served-root policy runs before anything is written into or served from the root: a refused root fails the service.
+      this.servedRoot = await this.deps.settings.checkedRoot();
+      await this.deps.bootloaders.installMissing([this.servedRoot]).catch((err: unknown) => this.log.warn(`installing boot loaders: ${errorMessage(err)}`));
       const config = this.serverConfig();
       this.listen = await this.startEngine(config);
       this.metrics.resetActive();
@@ -80,6 +85,7 @@ export class TftpService implements ManagedService {
       const engine = this.engine;
       this.engine = null;
       this.listen = [];
+      this.servedRoot = null;
       await engine?.stop();
       this.metrics.resetActive();
     });
@@ -102,10 +108,11 @@ export class TftpService implements ManagedService {
 
   private serverConfig(): TftpServerConfig {
     const settings = this.deps.settings.get();
+    if (this.servedRoot === null) throw new Error('TFTP root was not checked before serving');
     return {
       addresses: this.servedAddresses(),
       port: settings.port,
-      root: this.deps.settings.root(),
+      root: this.servedRoot,
       maxBlksize: settings.max_blksize,
       maxWindowsize: settings.max_windowsize,
       timeoutMs: settings.timeout * 1000,

@@ -1,6 +1,7 @@
-import { stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, type FieldError } from '../../core/errors.js';
+import type { ServedRoots } from '../../settings/served-roots.js';
 import type { Section } from '../../store/section.js';
 import type { Store } from '../../store/store.js';
 import { MAX_BLKSIZE, MAX_TIMEOUT_S, MAX_WINDOWSIZE, MIN_TIMEOUT_S } from './tftp-constants.js';
@@ -36,13 +37,33 @@ export const TFTP_DEFAULTS: StoredTftpSettings = {
   retries: 5,
 };
 
+export interface TftpUpdateOptions {
+  /** How fields are named in errors (default `body`). */
+  fieldPrefix?: string;
+  /**
+   * Whether the caller may change `root` (the admin role; the route decides).
+   * A patch that sends the current root again is not a change.
+   */
+  mayChangeRoot?: boolean;
+}
+
+/** A root change a patch asks for, in the terms the API shows (the boot root's path for null). */
+export interface TftpRootChange {
+  from: string;
+  to: string | null;
+}
+
 /** The settings section (config file, section "tftp") with the boot root as the default root. */
 export class TftpSettings {
   readonly bootRoot: string;
   private readonly section: Section<StoredTftpSettings>;
+  private readonly roots: ServedRoots;
+  /** Serialises updates so a root check and the write it allows are not interleaved with another update. */
+  private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(store: Store, bootRoot: string) {
+  constructor(store: Store, bootRoot: string, roots: ServedRoots) {
     this.bootRoot = bootRoot;
+    this.roots = roots;
     this.section = store.section<StoredTftpSettings>('tftp', TFTP_DEFAULTS, 'config');
   }
 
@@ -50,19 +71,58 @@ export class TftpSettings {
     return this.section.get();
   }
 
-  /** The directory TFTP serves. */
+  /** The directory TFTP is configured to serve (not yet checked: see checkedRoot). */
   root(): string {
     return this.get().root ?? this.bootRoot;
   }
 
   /**
-   * Validates `patch` merged over the current settings (ranges, an existing
-   * absolute root directory) and stores it; nothing changes on a bad field.
-   * Returns whether anything changed.
+   * The root to serve: the real path of the configured root after the
+   * served-root policy accepted it. Throws with the reason otherwise (a root
+   * stored by an older version, an allowed root an admin removed since, a
+   * folder swapped for a symlink), so the service fails instead of serving it.
    */
-  async update(patch: TftpSettingsPatch, fieldPrefix = 'body'): Promise<{ changed: boolean; value: StoredTftpSettings }> {
+  async checkedRoot(): Promise<string> {
+    const root = this.root();
+    const verdict = await this.roots.check(root);
+    if (!verdict.ok) {
+      throw new Error(`TFTP root ${root} is refused: ${verdict.problem}; an admin must set another root (PUT /services/tftp {"root": ...}, null for the boot root)`);
+    }
+    return verdict.real;
+  }
+
+  /** The root change `root` (a patch's field) would make, or null when it names the current root (or is absent). */
+  rootChange(root: string | null | undefined): TftpRootChange | null {
+    if (root === undefined) return null;
+    const from = this.root();
+    const to = root === null ? this.bootRoot : root;
+    // Compared lexically: a different spelling of the same folder counts as a change (the admin decides).
+    if (!to.includes('\0') && path.isAbsolute(to) && path.resolve(to) === path.resolve(from)) return null;
+    return { from, to: root };
+  }
+
+  /**
+   * Validates `patch` merged over the current settings (ranges; a new root
+   * must pass the served-root policy) and stores it; nothing changes on a bad
+   * field. A root change without `mayChangeRoot` is FORBIDDEN. Returns
+   * whether anything changed.
+   */
+  update(patch: TftpSettingsPatch, options: TftpUpdateOptions = {}): Promise<{ changed: boolean; value: StoredTftpSettings }> {
+    const run = this.queue.catch(() => undefined).then(() => this.apply(patch, options));
+    this.queue = run;
+    return run;
+  }
+
+  private async apply(patch: TftpSettingsPatch, options: TftpUpdateOptions): Promise<{ changed: boolean; value: StoredTftpSettings }> {
+    const fieldPrefix = options.fieldPrefix ?? 'body';
     const current = this.get();
-    const next: StoredTftpSettings = { ...current, ...patch };
+    const rootChange = this.rootChange(patch.root);
+    if (rootChange && options.mayChangeRoot === false) {
+      const message = 'changing the TFTP root needs the admin role (it decides which files the whole LAN can read)';
+      throw new AppError('FORBIDDEN', `${fieldPrefix}.root: ${message}`, { details: [{ field: `${fieldPrefix}.root`, message }] });
+    }
+    // An unchanged root keeps its stored form; a root the policy no longer accepts is refused when the service starts.
+    const next: StoredTftpSettings = { ...current, ...patch, root: current.root };
     const errors: FieldError[] = [];
     for (const [key, limits] of Object.entries(TFTP_SETTING_LIMITS) as [keyof typeof TFTP_SETTING_LIMITS, { min: number; max: number }][]) {
       const value = next[key];
@@ -70,23 +130,19 @@ export class TftpSettings {
         errors.push({ field: `${fieldPrefix}.${key}`, message: `must be an integer from ${limits.min} to ${limits.max}` });
       }
     }
-    if (next.root !== null) {
-      const problem = await rootProblem(next.root);
-      if (problem) errors.push({ field: `${fieldPrefix}.root`, message: problem });
-      else next.root = path.resolve(next.root) === path.resolve(this.bootRoot) ? null : path.resolve(next.root);
+    if (rootChange) {
+      if (rootChange.to === null) {
+        next.root = null;
+      } else {
+        const verdict = await this.roots.check(rootChange.to);
+        if (!verdict.ok) errors.push({ field: `${fieldPrefix}.root`, message: verdict.problem });
+        // Stored as the real path (what was checked is what is served); the boot root itself is stored as null.
+        else next.root = verdict.real === (await realpath(this.bootRoot).catch(() => null)) ? null : verdict.real;
+      }
     }
     if (errors.length > 0) throw new AppError('VALIDATION_FAILED', `${errors[0]!.field}: ${errors[0]!.message}`, { details: errors });
     const changed = JSON.stringify(next) !== JSON.stringify(current);
     if (changed) await this.section.set(next);
     return { changed, value: this.get() };
   }
-}
-
-async function rootProblem(root: string): Promise<string | null> {
-  if (root.length === 0 || !path.isAbsolute(root)) return 'must be an absolute directory path (or null for the boot root)';
-  if (root.includes('\0')) return 'must not contain NUL';
-  const info = await stat(root).catch(() => null);
-  if (!info) return `directory ${root} does not exist`;
-  if (!info.isDirectory()) return `${root} is not a directory`;
-  return null;
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +20,10 @@ let out: string;
 beforeAll(async () => {
   t = await startTftpCore({ files: { 'big.bin': BIG, 'notes.txt': TEXT, 'sub/dir/file.bin': BIG.subarray(0, 5000) }, settings: { max_blksize: 65464 } });
   out = await mkdtemp(path.join(os.tmpdir(), 'bw-tftp-out-'));
+  // Links inside the root that lead out of it: to a file next to the root, and to the system's /etc.
+  await writeFile(path.join(out, 'outside-secret.txt'), 'not for the LAN');
+  await symlink(path.join(out, 'outside-secret.txt'), path.join(t.root, 'escape.txt'));
+  await symlink('/etc', path.join(t.root, 'etc'));
 });
 afterAll(async () => {
   await t?.close();
@@ -65,6 +69,13 @@ describe.runIf(hasAtftp)('atftp against Bootwright', () => {
     expect(res.ok).toBe(false);
     expect(res.output).toContain('access violation');
   });
+
+  it.each(['escape.txt', 'etc/passwd', 'etc/shadow'])('gets "access violation" for %s, a symlink out of the root', async (remote) => {
+    const res = await atftp(remote, []);
+    expect(res.ok).toBe(false);
+    expect(res.output).toContain('access violation');
+    expect(res.data).toBeNull();
+  });
 });
 
 describe.runIf(hasTftpHpa)('tftp-hpa against Bootwright', () => {
@@ -86,5 +97,11 @@ describe.runIf(hasTftpHpa)('tftp-hpa against Bootwright', () => {
   it('gets "access violation" for path traversal and "file not found" for a missing file', async () => {
     expect((await tftpHpa('../etc/passwd', 'octet')).output).toContain('Error code 2: access violation');
     expect((await tftpHpa('missing.bin', 'octet')).output).toContain('Error code 1: file not found');
+  });
+
+  it.each(['escape.txt', 'etc/passwd', 'etc/shadow', 'etc/../../etc/passwd'])('gets "access violation" for %s (out of the root through a symlink or ..)', async (remote) => {
+    const res = await tftpHpa(remote, 'octet');
+    expect(res.output).toContain('Error code 2: access violation');
+    expect(res.data === null || res.data.length === 0).toBe(true);
   });
 });

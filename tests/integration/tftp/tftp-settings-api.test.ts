@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Nic } from '../../../src-main/network/nic.js';
@@ -74,8 +73,9 @@ describe('GET/PUT /services/tftp', () => {
   it('restarts the running server on a change: a new root and port take effect', async () => {
     const t = await startTftpCore({ files: { 'a.bin': 'in the boot root' } });
     opened.push(t);
-    const other = await mkdtemp(path.join(os.tmpdir(), 'bw-tftp-root-'));
-    dirs.push(other);
+    // Inside the built-in allowed root <data-dir>/images (served roots must lie in an allowed root).
+    const other = path.join(t.dataDir, 'images', 'other');
+    await mkdir(other, { recursive: true });
     await writeFile(path.join(other, 'a.bin'), 'in the other root');
     const port = await freeUdpPort();
     const res = await call(t, 'PUT', { root: other, port, max_blksize: 4096 });
