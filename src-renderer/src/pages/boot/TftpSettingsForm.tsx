@@ -80,7 +80,7 @@ function Form({ settings }: { settings: TftpSettings }) {
         <Switch label="TFTP server enabled" description="Its auto-start flag: on starts it, off stops it" disabled={readOnly} {...form.getInputProps('enabled', { type: 'checkbox' })} />
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
           <NumberInput label="UDP port" min={1} max={65535} allowDecimal={false} disabled={readOnly} {...form.getInputProps('port')} />
-          <TextInput label="Root directory" description="Absolute path; empty: the boot root" disabled={readOnly} {...form.getInputProps('root')} />
+          <TextInput label="Root directory" description="Admin only to change; a folder inside an allowed root; empty: the boot root" disabled={readOnly} {...form.getInputProps('root')} />
           <NumberInput label="Largest block size" description="1468 fits an Ethernet frame" min={512} max={65464} allowDecimal={false} disabled={readOnly} {...form.getInputProps('max_blksize')} />
           <NumberInput label="Largest window size (blocks)" min={1} max={64} allowDecimal={false} disabled={readOnly} {...form.getInputProps('max_windowsize')} />
           <NumberInput label="Retransmission timeout (s)" min={1} max={255} allowDecimal={false} disabled={readOnly} {...form.getInputProps('timeout')} />
