@@ -118,7 +118,7 @@ export class BootScriptService {
       this.served.inc({ script: 'entry', outcome: 'ok' });
       return script;
     } catch (err) {
-      if (!isRenderFailure(err)) throw err;
+      // Any failure, even of the worker itself: the entry script is the first stage, with no retry loop before it.
       const message = errorMessage(err);
       this.log.error(`the iPXE entry script failed to render for ${clientIp}: ${message}; serving the default`);
       this.deps.events.emit({

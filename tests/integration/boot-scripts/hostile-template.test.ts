@@ -39,7 +39,7 @@ async function api(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown)
 }
 
 describe('a hostile profile script', () => {
-  it('is refused at save when it stalls for the sample machine, and the refusal is quick to come', async () => {
+  it('is refused at save when it stalls for the sample machine (killed) or allocates too much', async () => {
     const unconditional = HOSTILE.replace('{% if client.serial == "boom" %}', '{% if true %}');
     const res = await api('POST', '/profiles', { name: 'always-hostile', boot_type: 'ipxe_script', script: unconditional });
     expect(res.status).toBe(400);
@@ -104,5 +104,19 @@ describe('a hostile profile script', () => {
     // Another machine with the same default profile boots normally on the replacement worker.
     const normal = await fetch(`${base}/boot/ipxe/boot.ipxe?mac=52:54:00:de:ad:02&serial=fine`);
     expect(await normal.text()).toBe('#!ipxe\n\necho fine\n');
+  });
+
+  it('as a custom entry script that stalls only off the sample address: the built-in default is served instead', async () => {
+    // The save check renders for server.ip 192.0.2.1; real clients reach 127.0.0.1 here.
+    const entry = HOSTILE.replace('client.serial == "boom"', 'server.ip != "192.0.2.1"');
+    const saved = await api('PUT', '/services/ipxe-script', { script: entry });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const res = await fetch(`${base}/boot/ipxe/entry.ipxe`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('chain --autofree ${bw-script} && exit 0 ||');
+    const failed = t.core.ctx.events.all().filter((event) => event.kind === 'boot.script_failed').at(-1);
+    expect(failed?.detail).toMatchObject({ script: 'entry' });
+    expect(String(failed?.detail?.error)).toContain(KILLED);
+    await api('PUT', '/services/ipxe-script', { reset: true });
   });
 });
