@@ -18,7 +18,7 @@ const MAX_SERIAL = 128;
 export function bootScriptProvider(scripts: BootScriptService): VirtualFileProvider {
   return {
     async resolve(path: string, client: BootClient): Promise<VirtualFile | null> {
-      if (path === ENTRY_SCRIPT_PATH) return text(scripts.entryScript(client.ip));
+      if (path === ENTRY_SCRIPT_PATH) return text(await scripts.entryScript(client.ip));
       if (path === HOST_SCRIPT_PATH) return text(await scripts.hostScript(bootRequestFrom(client)));
       return null;
     },

@@ -1,5 +1,5 @@
 import type { Counter } from 'prom-client';
-import { errorMessage } from '../core/errors.js';
+import { AppError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { normalizeMac } from '../core/mac.js';
 import type { EventLog } from '../events/event-log.js';
@@ -11,13 +11,14 @@ import { menuScript } from '../profiles/script-generator.js';
 import type { ProfileService } from '../profiles/profile-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { applyMenuChoice, decideBoot, type BootAction, type BootDecision, type BootReason } from './boot-resolver.js';
-import { DEFAULT_ENTRY_TEMPLATE, type EntryScriptStore } from './entry-script.js';
+import { renderDefaultEntry, type EntryScriptStore } from './entry-script.js';
 import { deniedScript, localBootScript, missingMacScript, renderFailedScript } from './fallback-script.js';
 import { IDENTITY_QUERY, IPXE_SHEBANG } from './ipxe-syntax.js';
 import { scriptFiles, expandSettings, type ScriptFile } from './script-files.js';
 import { serverEndpointFor, type HttpEndpoint, type ServerEndpoint } from './server-endpoint.js';
 import { bootTemplateData, entryTemplateData, type BootClientInfo } from './template-context.js';
-import { TemplateError, type TemplateEngine } from './template-engine.js';
+import { TemplateError } from './template-engine.js';
+import type { TemplateRenderer } from './template-renderer.js';
 
 /** The MAC allow/deny lists (implemented by the access area as `ctx.access`). */
 export interface BootAccessCheck {
@@ -61,7 +62,8 @@ export interface BootScriptServiceDeps {
   hosts: HostService;
   profiles: ProfileService;
   entry: EntryScriptStore;
-  engine: TemplateEngine;
+  /** Renders the user templates off the main thread (template-renderer.ts). */
+  templates: TemplateRenderer;
   settings: Pick<SettingsService, 'netboot' | 'general'>;
   network: Pick<NetworkService, 'serverAddressFor' | 'served'>;
   http: HttpEndpoint;
@@ -81,7 +83,8 @@ interface Rendered {
  * Builds the scripts iPXE clients fetch: the entry script and each
  * machine's own script, decided by host, group and netboot settings and
  * rendered in the sandbox. At boot nothing throws: a template that fails
- * yields a script that shows the error on the machine and retries.
+ * (or overruns and is stopped, or finds the renderer busy) yields a script
+ * that shows the error on the machine and retries.
  */
 export class BootScriptService {
   /** The entry script template (GET/PUT /services/ipxe-script). */
@@ -102,15 +105,20 @@ export class BootScriptService {
   }
 
   /** The entry script for a client at `clientIp`; a custom template that fails at boot falls back to the default. */
-  entryScript(clientIp: string): string {
+  async entryScript(clientIp: string): Promise<string> {
     const server = this.endpoint(clientIp);
     const data = entryTemplateData(server, this.deps.settings.general().server_name);
-    const template = this.entry.template();
+    const custom = this.entry.custom();
+    if (custom === null) {
+      this.served.inc({ script: 'entry', outcome: 'ok' });
+      return renderDefaultEntry(data);
+    }
     try {
-      const script = this.deps.engine.render(template, data);
+      const script = await this.deps.templates.render(custom, data);
       this.served.inc({ script: 'entry', outcome: 'ok' });
       return script;
     } catch (err) {
+      // Any failure, even of the worker itself: the entry script is the first stage, with no retry loop before it.
       const message = errorMessage(err);
       this.log.error(`the iPXE entry script failed to render for ${clientIp}: ${message}; serving the default`);
       this.deps.events.emit({
@@ -121,7 +129,7 @@ export class BootScriptService {
         detail: { script: 'entry', error: message },
       });
       this.served.inc({ script: 'entry', outcome: 'fallback' });
-      return this.deps.engine.render(DEFAULT_ENTRY_TEMPLATE, data);
+      return renderDefaultEntry(data);
     }
   }
 
@@ -157,7 +165,7 @@ export class BootScriptService {
     );
     const decision = this.decide(host, request.profileId);
     const client: BootClientInfo = { ip: request.ip, mac, arch: request.arch, platform: request.platform, uuid: request.uuid, serial: request.serial };
-    const rendered = this.render(decision, host, client);
+    const rendered = await this.render(decision, host, client);
     const profileName = decision.profile?.name ?? null;
     const common = { mac, ip: request.ip, ...(host ? { host_id: host.id } : {}) };
     if (rendered.error !== null) {
@@ -201,7 +209,7 @@ export class BootScriptService {
       ? { action: 'denied', profile: null, reason: 'access_denied', reason_text: `${host.mac} is denied by the access lists` }
       : this.decide(host, null);
     const client: BootClientInfo = { ip: clientIp ?? '0.0.0.0', mac: host.mac, arch: host.arch, platform: host.platform, uuid: null, serial: null };
-    const rendered = denied ? { script: deniedScript(host.mac), error: null } : this.render(decision, host, client);
+    const rendered = denied ? { script: deniedScript(host.mac), error: null } : await this.render(decision, host, client);
     const known = { mac: host.mac, buildarch: host.arch, platform: host.platform };
     return {
       host_id: host.id,
@@ -227,7 +235,7 @@ export class BootScriptService {
     return applyMenuChoice(base, chosenId, this.deps.profiles) ?? base;
   }
 
-  private render(decision: BootDecision, host: Host | null, client: BootClientInfo): Rendered {
+  private async render(decision: BootDecision, host: Host | null, client: BootClientInfo): Promise<Rendered> {
     if (decision.action === 'local') return { script: localBootScript(decision.reason_text), error: null };
     if (decision.action === 'denied') return { script: deniedScript(client.mac), error: null };
     const server = this.endpoint(client.ip);
@@ -235,9 +243,9 @@ export class BootScriptService {
     const template = profile ? profile.script : this.globalMenuTemplate();
     const data = bootTemplateData({ host, client, server, serverName: this.deps.settings.general().server_name, profile });
     try {
-      return { script: this.deps.engine.render(template, data), error: null };
+      return { script: await this.deps.templates.render(template, data), error: null };
     } catch (err) {
-      if (!(err instanceof TemplateError)) throw err;
+      if (!isRenderFailure(err)) throw err;
       // No quotes: iPXE prints them literally.
       const what = profile ? `profile ${profile.name} (id ${profile.id})` : 'the boot menu';
       return { script: renderFailedScript(what, err.message), error: err.message };
@@ -262,6 +270,11 @@ export class BootScriptService {
   private endpoint(clientIp: string): ServerEndpoint {
     return serverEndpointFor(clientIp, this.deps.network, this.deps.http);
   }
+}
+
+/** A failure the machine should see and retry after: the template's fault, its time or memory bound, or a busy renderer. */
+function isRenderFailure(err: unknown): err is TemplateError | AppError {
+  return err instanceof TemplateError || (err instanceof AppError && err.code === 'UNAVAILABLE');
 }
 
 function describe(decision: BootDecision): string {

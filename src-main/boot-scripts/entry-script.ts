@@ -4,7 +4,8 @@ import type { Store } from '../store/store.js';
 import { IDENTITY_QUERY, normalizeScriptText } from './ipxe-syntax.js';
 import { assertRenderableScript } from './script-check.js';
 import { sampleEntryData } from './template-context.js';
-import type { TemplateEngine } from './template-engine.js';
+import { TemplateEngine, type TemplateData } from './template-engine.js';
+import type { TemplateRenderer } from './template-renderer.js';
 
 /** Attempts of the default entry script before it gives up and lets the firmware try the next boot device. */
 export const ENTRY_MAX_ATTEMPTS = 60;
@@ -37,6 +38,20 @@ sleep ${ENTRY_RETRY_SECONDS}
 exit 1
 `;
 
+/**
+ * The built-in template is Bootwright's own constant: it renders in the
+ * calling thread (microseconds), so machines get an entry script even while
+ * the template worker is busy or being replaced. Only user templates need
+ * the worker.
+ */
+let builtinEngine: TemplateEngine | undefined;
+
+/** DEFAULT_ENTRY_TEMPLATE rendered with `data`, in-thread. */
+export function renderDefaultEntry(data: TemplateData): string {
+  builtinEngine ??= new TemplateEngine();
+  return builtinEngine.render(DEFAULT_ENTRY_TEMPLATE, data);
+}
+
 interface StoredEntryScript {
   /** null: the built-in default. */
   template: string | null;
@@ -56,16 +71,21 @@ export interface EntryScriptView {
 /** The entry script template (`/services/ipxe-script`): custom or the built-in default. */
 export class EntryScriptStore {
   private readonly section: Section<StoredEntryScript>;
-  private readonly engine: TemplateEngine;
+  private readonly templates: TemplateRenderer;
 
-  constructor(store: Store, engine: TemplateEngine) {
+  constructor(store: Store, templates: TemplateRenderer) {
     this.section = store.section<StoredEntryScript>('ipxe_entry_script', { template: null, updated_at: null, updated_by: null });
-    this.engine = engine;
+    this.templates = templates;
   }
 
   /** The template in use. */
   template(): string {
-    return this.section.get().template ?? DEFAULT_ENTRY_TEMPLATE;
+    return this.custom() ?? DEFAULT_ENTRY_TEMPLATE;
+  }
+
+  /** The custom template; null when the built-in default is in use. */
+  custom(): string | null {
+    return this.section.get().template;
   }
 
   view(): EntryScriptView {
@@ -82,7 +102,7 @@ export class EntryScriptStore {
   /** Stores a custom template after the render check (400 with the line when it fails). */
   async set(template: string, author: string): Promise<EntryScriptView> {
     const text = normalizeScriptText(template);
-    assertRenderableScript(this.engine, text, sampleEntryData(), 'body.script');
+    await assertRenderableScript(this.templates, text, sampleEntryData(), 'body.script');
     // Saving the default's exact text is the same as resetting: later versions may improve the default.
     const custom = text === DEFAULT_ENTRY_TEMPLATE ? null : text;
     await this.section.set({ template: custom, updated_at: nowIso(), updated_by: author });

@@ -11,14 +11,15 @@ import type { Store } from '../store/store.js';
 import { BootScriptService, type BootAccessCheck } from './boot-script-service.js';
 import { EntryScriptStore } from './entry-script.js';
 import type { HttpEndpoint } from './server-endpoint.js';
-import { TemplateEngine } from './template-engine.js';
+import { WorkerTemplateRenderer, type TemplateRenderer } from './template-renderer.js';
 
 export { BootScriptService, type BootAccessCheck, type BootPreview, type BootRequest } from './boot-script-service.js';
 export { bootScriptProvider, bootRequestFrom } from './boot-script-provider.js';
 export { DEFAULT_ENTRY_TEMPLATE, EntryScriptStore, type EntryScriptView } from './entry-script.js';
 export { BOOT_ACTIONS, BOOT_REASONS, type BootAction, type BootReason } from './boot-resolver.js';
 export { ENTRY_SCRIPT_PATH, HOST_SCRIPT_PATH, BOOT_HTTP_PREFIX, type HttpEndpoint, type ServerEndpoint } from './server-endpoint.js';
-export { TemplateEngine, TemplateError, TEMPLATE_LIMITS } from './template-engine.js';
+export { TemplateEngine, TemplateError, TEMPLATE_LIMITS, type TemplateData } from './template-engine.js';
+export { WorkerTemplateRenderer, TEMPLATE_WORKER_DEFAULTS, type TemplateRenderer, type TemplateWorkerOptions } from './template-renderer.js';
 
 export interface BootAreaDeps {
   store: Store;
@@ -37,6 +38,8 @@ export interface BootArea {
   hosts: HostService;
   profiles: ProfileService;
   bootScripts: BootScriptService;
+  /** The one renderer of user templates (a worker thread); closed by the core at stop. */
+  templates: TemplateRenderer;
 }
 
 /**
@@ -45,14 +48,14 @@ export interface BootArea {
  * hosts, and the settings rule that netboot.default_profile_id names a profile.
  */
 export function createBootArea(deps: BootAreaDeps): BootArea {
-  const engine = new TemplateEngine();
+  const templates = new WorkerTemplateRenderer({ log: deps.log });
   const queue = new SerialQueue();
   let hosts: HostService | undefined;
   const profiles = new ProfileService({
     store: deps.store,
     log: deps.log,
     queue,
-    engine,
+    templates,
     hostsUsing: (profileId) => (hosts?.usingProfile(profileId) ?? []).map((host) => ({ id: host.id, name: host.hostname ?? host.mac })),
     netbootDefaultProfileId: () => deps.settings.netboot().default_profile_id,
   });
@@ -68,8 +71,8 @@ export function createBootArea(deps: BootAreaDeps): BootArea {
   const bootScripts = new BootScriptService({
     hosts,
     profiles,
-    entry: new EntryScriptStore(deps.store, engine),
-    engine,
+    entry: new EntryScriptStore(deps.store, templates),
+    templates,
     settings: deps.settings,
     network: deps.network,
     http: deps.http,
@@ -78,5 +81,5 @@ export function createBootArea(deps: BootAreaDeps): BootArea {
     metrics: deps.metrics,
     access: deps.access,
   });
-  return { hosts, profiles, bootScripts };
+  return { hosts, profiles, bootScripts, templates };
 }

@@ -1,5 +1,6 @@
 import type { AuthService } from '../auth/auth-service.js';
 import type { BootScriptService } from '../boot-scripts/boot-script-service.js';
+import type { TemplateRenderer } from '../boot-scripts/template-renderer.js';
 import type { HostService } from '../hosts/host-service.js';
 import type { ProfileService } from '../profiles/profile-service.js';
 import type { BootFiles } from '../boot-files/boot-files.js';
@@ -76,6 +77,8 @@ export interface AppContext {
   profiles: ProfileService;
   /** The iPXE entry script and per-host scripts, and the boot-config preview. */
   bootScripts: BootScriptService;
+  /** The renderer of user templates, off the main thread (docs/hosts-and-profiles.md, Template limits). */
+  templates: TemplateRenderer;
   /** The DNS server: settings, explicit records, derived-name sources (docs/dns.md). */
   dns: DnsService;
   /** Wake-on-LAN (history, schedules) and BMC power control over IPMI and Redfish (docs/power.md). */

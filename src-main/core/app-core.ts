@@ -270,6 +270,7 @@ export class AppCore {
     this.ctx.network.stopWatching();
     await this.ctx.power.stop();
     await this.ctx.services.stopAll();
+    await this.ctx.templates.close();
     await this.ctx.leases.close();
     await this.ctx.store.close();
   }

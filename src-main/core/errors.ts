@@ -20,7 +20,7 @@ export const ERROR_CATALOGUE = {
   RATE_LIMITED: { status: 429, summary: 'Too many requests; retry after the Retry-After header' },
   INTERNAL: { status: 500, summary: 'An unexpected error; the log has details under the request id' },
   UPSTREAM_FAILED: { status: 502, summary: 'A remote service (update feed, BMC) failed or did not answer in time' },
-  UNAVAILABLE: { status: 503, summary: 'The server is starting or stopping' },
+  UNAVAILABLE: { status: 503, summary: 'The server is starting or stopping, or a bounded work queue is full (template renders); retry shortly' },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -4,7 +4,7 @@ import type { Logger } from '../core/logger.js';
 import { paginate, type ListPage, type ListQueryInput } from '../api/list-query.js';
 import { assertRenderableScript } from '../boot-scripts/script-check.js';
 import { sampleTemplateData } from '../boot-scripts/template-context.js';
-import type { TemplateEngine } from '../boot-scripts/template-engine.js';
+import type { TemplateRenderer } from '../boot-scripts/template-renderer.js';
 import type { SerialQueue } from '../hosts/serial-queue.js';
 import type { Collection } from '../store/collection.js';
 import type { Store } from '../store/store.js';
@@ -32,7 +32,8 @@ export interface ProfileServiceDeps {
   store: Store;
   log: Logger;
   queue: SerialQueue;
-  engine: TemplateEngine;
+  /** Renders the save-time check off the main thread. */
+  templates: TemplateRenderer;
   /** Hosts assigned to the profile (the hosts service, looked up at call time). */
   hostsUsing: (profileId: number) => { id: number; name: string }[];
   /** The netboot default profile id of the settings. */
@@ -66,7 +67,7 @@ export class ProfileService {
   private readonly versions: Collection<ScriptVersion>;
   private readonly log: Logger;
   private readonly queue: SerialQueue;
-  private readonly engine: TemplateEngine;
+  private readonly templates: TemplateRenderer;
   private readonly hostsUsing: ProfileServiceDeps['hostsUsing'];
   private readonly netbootDefaultProfileId: () => number | null;
 
@@ -75,7 +76,7 @@ export class ProfileService {
     this.versions = deps.store.collection<ScriptVersion>('profile_script_versions');
     this.log = deps.log.scope('profiles');
     this.queue = deps.queue;
-    this.engine = deps.engine;
+    this.templates = deps.templates;
     this.hostsUsing = deps.hostsUsing;
     this.netbootDefaultProfileId = deps.netbootDefaultProfileId;
   }
@@ -116,7 +117,7 @@ export class ProfileService {
 
   create(input: ProfileInput, note: ChangeNote): Promise<Profile> {
     return this.queue.run(async () => {
-      const candidate = this.check(null, input);
+      const candidate = await this.check(null, input);
       const profile = await this.rows.insert({ ...candidate, script_version: 1 });
       await this.addVersion(profile, note, 'created');
       this.log.info(`profile ${profile.id} "${profile.name}" created by ${note.author}`);
@@ -127,7 +128,7 @@ export class ProfileService {
   update(id: number, input: ProfileInput, note: ChangeNote): Promise<Profile> {
     return this.queue.run(async () => {
       const current = this.require(id);
-      const candidate = this.check(current, input);
+      const candidate = await this.check(current, input);
       const scriptChanged = candidate.script !== current.script || !sameSource(candidate, current);
       const version = scriptChanged ? current.script_version + 1 : current.script_version;
       const updated = (await this.rows.update(id, { ...candidate, script_version: version }))!;
@@ -208,18 +209,18 @@ export class ProfileService {
     return this.queue.run(async () => {
       const current = this.require(profileId);
       const target = this.getVersion(profileId, versionId);
-      const candidate = this.check(current, inputOf(target));
+      const candidate = await this.check(current, inputOf(target));
       const updated = (await this.rows.update(profileId, { ...candidate, script_version: current.script_version + 1 }))!;
       await this.addVersion(updated, { author: note.author, comment: note.comment ?? `rollback to version ${target.version}` }, 'rollback');
       return updated;
     });
   }
 
-  /** All field checks, uniqueness and the render check with sample data; nothing is stored. */
-  private check(current: Profile | null, input: ProfileInput): ProfileCandidate {
+  /** All field checks, uniqueness and the render check with sample data (in the template worker); nothing is stored. */
+  private async check(current: Profile | null, input: ProfileInput): Promise<ProfileCandidate> {
     const candidate = buildCandidate(current, input, this.rows, current?.id ?? null);
     const facts = { id: current?.id ?? 0, name: candidate.name, description: candidate.description, boot_type: candidate.boot_type, variables: candidate.variables };
-    assertRenderableScript(this.engine, candidate.script, sampleTemplateData(facts), candidate.boot_type === 'ipxe_script' ? 'body.script' : `body.${candidate.boot_type}`);
+    await assertRenderableScript(this.templates, candidate.script, sampleTemplateData(facts), candidate.boot_type === 'ipxe_script' ? 'body.script' : `body.${candidate.boot_type}`);
     return candidate;
   }
 

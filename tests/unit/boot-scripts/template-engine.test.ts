@@ -85,9 +85,30 @@ describe('template engine: sandbox', () => {
     expect(err.message).toContain(`larger than ${TEMPLATE_LIMITS.maxOutputBytes} bytes`);
   });
 
-  it('bounds the render work (time and node count)', () => {
+  it('bounds the render time between nodes (LiquidJS renderLimit)', () => {
     const err = renderError('{% for i in (1..5000) %}{% for j in (1..5000) %}{{ j }}{% endfor %}{% endfor %}');
-    expect(err.message).toContain('limit exceeded');
+    expect(err.message).toContain(`render exceeded ${TEMPLATE_LIMITS.renderMs} ms`);
+  });
+
+  it('refuses a huge range before building it, and charges the filters that walk arrays', () => {
+    // 3 million elements: more than the memory budget, refused before the range exists.
+    expect(renderError('{{ (1..3000000) | has_exp: "i", "i == 0" }}').message).toContain('memory alloc limit exceeded');
+    // The range alone fits; has_exp walking it once more does not (it charged nothing in LiquidJS).
+    const half = Math.ceil(TEMPLATE_LIMITS.memory / 2) + 1;
+    for (const filter of ['has_exp: "i", "i == 0"', 'find_exp: "i", "i == 0"', 'has: "x", 0', 'sum']) {
+      expect(renderError(`{{ (1..${half}) | ${filter} }}`).message, filter).toContain('memory alloc limit exceeded');
+    }
+    // Small arrays still work as documented.
+    expect(engine.render('{{ host.tags | has_exp: "t", "t == \'b\'" }} {{ (1..4) | sum }}', data)).toBe('true 10');
+  });
+
+  it('stops a growing output as soon as it passes the bound', () => {
+    const loop = `{% assign s = "${'x'.repeat(100)}" %}{% for i in (1..200000) %}{{ s }}{% endfor %}`;
+    expect(renderError(loop).message).toContain(`larger than ${TEMPLATE_LIMITS.maxOutputBytes} bytes`);
+  });
+
+  it('refuses deep nesting with an error, not a crash', () => {
+    expect(renderError('{%if a%}'.repeat(3500) + '{%endif%}'.repeat(3500)).message).toContain('Maximum call stack size exceeded');
   });
 
   it('bounds allocations', () => {

@@ -1,0 +1,237 @@
+import type { Worker } from 'node:worker_threads';
+import { AppError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { launchWorker } from '../servers/dns/worker-launcher.js';
+import { TEMPLATE_LIMITS, TemplateError, type TemplateData } from './template-engine.js';
+import type { FromTemplateWorker, TemplateJob, TemplateWorkerFailure, ToTemplateWorker } from './template-worker-protocol.js';
+
+/**
+ * Parses and renders templates written by users (profile scripts, the entry
+ * script, later answer files) away from the main thread, which also answers
+ * DHCP and the API. Every area that renders a user template goes through this
+ * one service.
+ */
+export interface TemplateRenderer {
+  /**
+   * Renders `source` with `data` (plain JSON). Rejects with a TemplateError
+   * for a template fault or an exceeded bound, and with AppError UNAVAILABLE
+   * when too many renders are already waiting.
+   */
+  render(source: string, data: TemplateData): Promise<string>;
+  /** Parses `source` only; the same rejections as render. */
+  check(source: string): Promise<void>;
+  /** Refuses new work, fails what is pending and ends the workers. */
+  close(): Promise<void>;
+}
+
+export interface TemplateWorkerOptions {
+  /** Worker threads; 1 or 2 (renders take well under a millisecond; a second thread only helps while one is being killed). */
+  workers?: number;
+  /** Jobs waiting for a worker before new ones are refused (bounds memory under an unauthenticated flood). */
+  maxQueued?: number;
+  /** Wall time of one job in its worker before the worker is terminated. */
+  killAfterMs?: number;
+  /** Heap of one worker; a render that needs more kills only its worker. */
+  maxHeapMb?: number;
+  log: Logger;
+}
+
+export const TEMPLATE_WORKER_DEFAULTS = { workers: 1, maxQueued: 32, maxHeapMb: 128 } as const;
+
+interface Job {
+  job: TemplateJob;
+  resolve(output: string): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  index: number;
+  worker: Worker;
+  ready: boolean;
+  /** The job it runs, with its kill timer. */
+  running: { job: Job; seq: number; timer: NodeJS.Timeout } | null;
+  /** Set by an `error` event, reported when the thread exits. */
+  crash: Error | null;
+}
+
+/**
+ * A small pool of template workers with a bounded queue. A job that runs
+ * longer than `killAfterMs` (a filter walking millions of elements, which
+ * LiquidJS's own time limit cannot interrupt) gets its worker terminated and
+ * replaced, and fails with "render exceeded N ms". Workers start on first use
+ * and are unref'd: an idle pool never keeps the process alive.
+ */
+export class WorkerTemplateRenderer implements TemplateRenderer {
+  private readonly slots: (Slot | null)[];
+  private readonly queue: Job[] = [];
+  private readonly maxQueued: number;
+  private readonly killAfterMs: number;
+  private readonly maxHeapMb: number;
+  private readonly log: Logger;
+  private seq = 0;
+  private closed = false;
+
+  constructor(options: TemplateWorkerOptions) {
+    const workers = options.workers ?? TEMPLATE_WORKER_DEFAULTS.workers;
+    if (!Number.isInteger(workers) || workers < 1 || workers > 2) throw new Error(`template workers must be 1 or 2, not ${workers}`);
+    this.slots = Array.from({ length: workers }, () => null);
+    this.maxQueued = options.maxQueued ?? TEMPLATE_WORKER_DEFAULTS.maxQueued;
+    this.killAfterMs = options.killAfterMs ?? TEMPLATE_LIMITS.killAfterMs;
+    this.maxHeapMb = options.maxHeapMb ?? TEMPLATE_WORKER_DEFAULTS.maxHeapMb;
+    this.log = options.log.scope('templates');
+  }
+
+  render(source: string, data: TemplateData): Promise<string> {
+    let dataJson: string;
+    try {
+      dataJson = JSON.stringify(data);
+    } catch (err) {
+      return Promise.reject(new TemplateError(`the template data is not JSON: ${err instanceof Error ? err.message : String(err)}`));
+    }
+    return this.submit(source, { op: 'render', source, dataJson });
+  }
+
+  async check(source: string): Promise<void> {
+    await this.submit(source, { op: 'check', source });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const stopped = new AppError('UNAVAILABLE', 'the template renderer is stopping');
+    for (const job of this.queue.splice(0)) job.reject(stopped);
+    await Promise.all(
+      this.slots.map(async (slot, index) => {
+        if (!slot) return;
+        this.slots[index] = null;
+        if (slot.running) {
+          clearTimeout(slot.running.timer);
+          slot.running.job.reject(stopped);
+        }
+        await slot.worker.terminate().catch(() => undefined);
+      }),
+    );
+  }
+
+  /** Jobs waiting for a worker (not counting the running ones). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  private submit(source: string, job: TemplateJob): Promise<string> {
+    if (this.closed) return Promise.reject(new AppError('UNAVAILABLE', 'the template renderer is stopped'));
+    // Refused here so an oversized source is never copied to a worker.
+    if (source.length > TEMPLATE_LIMITS.maxSourceChars) {
+      return Promise.reject(new TemplateError(`the template is longer than ${TEMPLATE_LIMITS.maxSourceChars} characters`));
+    }
+    if (this.queue.length >= this.maxQueued) {
+      return Promise.reject(
+        new AppError('UNAVAILABLE', `the template renderer is busy (${this.queue.length} renders waiting); retry shortly`, { headers: { 'retry-after': '1' } }),
+      );
+    }
+    return new Promise<string>((resolve, reject) => {
+      this.queue.push({ job, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Hands waiting jobs to idle workers, starting workers as needed. */
+  private pump(): void {
+    if (this.closed) return;
+    for (let index = 0; index < this.slots.length && this.queue.length > 0; index += 1) {
+      const slot = this.slots[index] ?? this.spawn(index);
+      if (slot.ready && slot.running === null) this.dispatch(slot, this.queue.shift()!);
+    }
+  }
+
+  private dispatch(slot: Slot, job: Job): void {
+    const seq = ++this.seq;
+    const timer = setTimeout(() => this.kill(slot, seq), this.killAfterMs);
+    slot.running = { job, seq, timer };
+    slot.worker.postMessage({ ...job.job, seq } satisfies ToTemplateWorker);
+  }
+
+  /** The job `seq` overran: its worker is terminated (the only way to stop synchronous JavaScript) and replaced. */
+  private kill(slot: Slot, seq: number): void {
+    if (this.slots[slot.index] !== slot || slot.running?.seq !== seq) return;
+    const { job } = slot.running;
+    slot.running = null;
+    this.slots[slot.index] = null;
+    void slot.worker.terminate().catch(() => undefined);
+    const what = job.job.op === 'render' ? 'render' : 'parse';
+    this.log.warn(`a template ${what} ran over ${this.killAfterMs} ms; its worker was terminated and is being replaced`);
+    job.reject(new TemplateError(`${what} exceeded ${this.killAfterMs} ms (stopped)`));
+    // Replace it now, so the next render does not wait for a thread to start.
+    if (!this.closed) this.spawn(slot.index);
+    this.pump();
+  }
+
+  private spawn(index: number): Slot {
+    const worker = launchWorker(new URL(`./template-worker${extension()}`, import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb },
+    });
+    worker.unref();
+    const slot: Slot = { index, worker, ready: false, running: null, crash: null };
+    this.slots[index] = slot;
+    worker.on('message', (message: FromTemplateWorker) => this.onMessage(slot, message));
+    worker.on('error', (err) => {
+      slot.crash = err;
+    });
+    worker.on('exit', (code) => this.onExit(slot, code));
+    return slot;
+  }
+
+  private onMessage(slot: Slot, message: FromTemplateWorker): void {
+    if (this.slots[slot.index] !== slot) return;
+    if (message.type === 'ready') {
+      slot.ready = true;
+    } else if (slot.running?.seq === message.seq) {
+      const { job, timer } = slot.running;
+      clearTimeout(timer);
+      slot.running = null;
+      if (message.type === 'done') job.resolve(message.output);
+      else job.reject(failureError(message.failure));
+    }
+    this.pump();
+  }
+
+  /** A worker ended on its own: out of memory, a crash, or it never started. */
+  private onExit(slot: Slot, code: number): void {
+    if (this.slots[slot.index] !== slot) return; // terminated on purpose
+    this.slots[slot.index] = null;
+    const crash = slot.crash;
+    if (slot.running) {
+      clearTimeout(slot.running.timer);
+      const job = slot.running.job;
+      slot.running = null;
+      if (isOutOfMemory(crash)) {
+        this.log.warn(`a template render used more than ${this.maxHeapMb} MB; its worker ended and is being replaced`);
+        job.reject(new TemplateError(`the render needed more than ${this.maxHeapMb} MB of memory (stopped)`));
+      } else {
+        job.reject(new Error(`the template worker exited (code ${code})${crash ? `: ${crash.message}` : ''}`));
+      }
+    }
+    if (!slot.ready) {
+      // It never started (a missing or broken module): fail what waits rather than start threads in a loop.
+      const reason = new Error(`the template worker did not start (exit code ${code})${crash ? `: ${crash.message}` : ''}`);
+      this.log.error(reason.message);
+      for (const job of this.queue.splice(0)) job.reject(reason);
+      return;
+    }
+    if (!this.closed) this.spawn(slot.index);
+    this.pump();
+  }
+}
+
+function failureError(failure: TemplateWorkerFailure): Error {
+  if (failure.kind === 'template') return new TemplateError(failure.reason, failure.line, failure.column);
+  return new Error(`the template worker failed: ${failure.message}`);
+}
+
+function isOutOfMemory(err: Error | null): boolean {
+  return (err as (Error & { code?: string }) | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+}
+
+/** The worker module has the extension of this one: .ts when running from sources (tsx), .js when built. */
+function extension(): string {
+  return import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+}
