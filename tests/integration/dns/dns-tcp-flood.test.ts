@@ -65,7 +65,7 @@ async function tcpAnswer(): Promise<string[]> {
     return out.trim().split('\n');
   }
   const answer = await query(`www.${D}`, 'A', { port: t.port, tcp: true, from: SUBNET_A.client });
-  return (answer.answers ?? []).map((record) => String(record.data));
+  return (answer.answers ?? []).map((record) => String((record as { data?: unknown }).data));
 }
 
 describe('DNS over TCP under a connection flood', () => {

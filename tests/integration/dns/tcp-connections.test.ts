@@ -72,7 +72,7 @@ async function until(condition: () => boolean, limitMs = 5_000): Promise<void> {
 describe('DNS-over-TCP connection limits', () => {
   it('closes a client\'s connections beyond its cap and lets other clients in', async () => {
     const h = await start({ maxConnections: 64, maxPerClient: 4 });
-    const greedy = [];
+    const greedy: Awaited<ReturnType<typeof connect>>[] = [];
     for (let i = 0; i < 10; i++) greedy.push(await connect(h, '127.0.0.2'));
     await until(() => greedy.filter((c) => c.closed()).length === 6);
     expect(greedy.slice(0, 4).every((c) => !c.closed())).toBe(true);
@@ -84,7 +84,7 @@ describe('DNS-over-TCP connection limits', () => {
 
   it('at the global cap closes the least recently active connection to admit a new one', async () => {
     const h = await start({ maxConnections: 6, maxPerClient: 2 });
-    const conns = [];
+    const conns: Awaited<ReturnType<typeof connect>>[] = [];
     for (let i = 0; i < 6; i++) conns.push(await connect(h, `127.0.0.${10 + Math.floor(i / 2)}`));
     // The first connection asks something: now the second is the least recently active.
     conns[0]!.socket.write('query\n');
