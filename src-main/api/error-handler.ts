@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CATALOGUE, type ErrorCode, type FieldError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import { PRINTABLE_TEXT_MESSAGE, PRINTABLE_TEXT_PATTERN } from '../core/printable-text.js';
 
 interface AjvError {
   instancePath: string;
@@ -46,6 +47,7 @@ export function fieldErrors(context: string, errors: readonly AjvError[]): Field
     if (error.keyword === 'required') {
       return { field: `${base}.${String(error.params.missingProperty)}`, message: 'is required' };
     }
+    if (error.keyword === 'pattern' && error.params.pattern === PRINTABLE_TEXT_PATTERN) return { field: base, message: PRINTABLE_TEXT_MESSAGE };
     if (error.keyword === 'enum' && Array.isArray(error.params.allowedValues)) {
       return { field: base, message: `must be one of ${error.params.allowedValues.map(String).join(', ')}` };
     }

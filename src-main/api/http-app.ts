@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { Socket } from 'node:net';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifySchemaCompiler, type FastifyPluginAsync, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -15,6 +15,7 @@ import { AppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { LOCAL_PRINCIPAL, roleAllows, type Authenticator } from './access.js';
 import { createErrorHandler, errorBody } from './error-handler.js';
+import { integerParamNames, pathIntegerErrors } from './path-integers.js';
 import { ErrorEnvelope } from './schemas.js';
 
 export const API_PREFIX = '/api/v1';
@@ -213,7 +214,8 @@ function allowedMethods(router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, ur
 /**
  * Bodies are validated strictly (no type coercion, unknown fields rejected by
  * the schemas); query strings and path params are text on the wire, so they
- * are coerced to the schema's types.
+ * are coerced to the schema's types, except that integer path params must be
+ * canonical decimal first (path-integers.ts).
  */
 function installValidators(app: FastifyInstance): void {
   const common = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false } as const;
@@ -221,9 +223,24 @@ function installValidators(app: FastifyInstance): void {
   const textAjv = new Ajv({ ...common, coerceTypes: 'array' });
   addFormats.default(bodyAjv);
   addFormats.default(textAjv);
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? bodyAjv.compile(schema) : textAjv.compile(schema),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart === 'body') return bodyAjv.compile(schema);
+    const validate = textAjv.compile(schema);
+    const integers = httpPart === 'params' ? integerParamNames(schema) : [];
+    if (integers.length === 0) return validate;
+    // Path ids must be canonical before ajv's coercion turns "28.0" or "+24" into a number.
+    const strict: ReturnType<FastifySchemaCompiler<unknown>> = (data: unknown) => {
+      const errors = pathIntegerErrors(integers, data);
+      if (errors.length > 0) {
+        strict.errors = errors;
+        return false;
+      }
+      const ok = validate(data);
+      strict.errors = validate.errors ?? null;
+      return ok;
+    };
+    return strict;
+  });
 }
 
 /**

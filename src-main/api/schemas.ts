@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { PRINTABLE_TEXT_PATTERN } from '../core/printable-text.js';
 
 /** `details` entry of a field error. */
 export const FieldErrorSchema = Type.Object({
@@ -46,7 +47,11 @@ export const ListQueryProperties = {
 
 export const ListQuery = Type.Object(ListQueryProperties, { additionalProperties: false });
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+/** A record id in the path: canonical decimal only ("27", never "027", "+27", "27.0"; http-app.ts checks the text). */
+export const IdParams = Type.Object(
+  { id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Decimal digits without sign, leading zeros or fraction' }) },
+  { additionalProperties: false },
+);
 
 /** An object schema that rejects unknown fields (the API's default for bodies). */
 export function StrictObject<P extends Record<string, TSchema>>(properties: P, options: { description?: string } = {}) {
@@ -54,3 +59,12 @@ export function StrictObject<P extends Record<string, TSchema>>(properties: P, o
 }
 
 export const Timestamp = Type.String({ format: 'date-time' });
+
+/**
+ * A user-facing name, label, description or comment: printable text only
+ * (core/printable-text.ts: no control characters, bidi overrides or lone
+ * surrogates). Every such request field uses it, so the rule is one place.
+ */
+export function PrintableString(options: { minLength?: number; maxLength?: number; description?: string } = {}) {
+  return Type.String({ ...options, pattern: PRINTABLE_TEXT_PATTERN });
+}

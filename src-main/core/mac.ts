@@ -22,3 +22,16 @@ export function normalizeMac(input: string): string | null {
 /** JSON Schema pattern that admits every accepted spelling (for the OpenAPI document). */
 export const MAC_INPUT_PATTERN =
   '^([0-9A-Fa-f]{2}([:-])){5}[0-9A-Fa-f]{2}$|^[0-9A-Fa-f]{4}\\.[0-9A-Fa-f]{4}\\.[0-9A-Fa-f]{4}$|^[0-9A-Fa-f]{12}$';
+
+/**
+ * Why a canonical MAC cannot be a network card's own address, or null: the
+ * all-zero address (no address), the broadcast address, or a group address
+ * (IEEE 802 I/G bit, the least significant bit of the first octet: multicast).
+ * Reservations, hosts, access lists and wake targets name one NIC each.
+ */
+export function unicastMacProblem(mac: string): string | null {
+  if (mac === '00:00:00:00:00:00') return `${mac} is the all-zero address, not a network card's`;
+  if (mac === 'ff:ff:ff:ff:ff:ff') return `${mac} is the broadcast address, not a network card's`;
+  if ((parseInt(mac.slice(0, 2), 16) & 1) === 1) return `${mac} is a multicast (group) address, not a network card's`;
+  return null;
+}

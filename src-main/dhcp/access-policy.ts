@@ -1,6 +1,6 @@
 import { AppError, conflict, invalid, notFound } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { normalizeMac } from '../core/mac.js';
+import { normalizeMac, unicastMacProblem } from '../core/mac.js';
 import type { Collection, Row } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 
@@ -108,6 +108,8 @@ export class AccessPolicy {
   async add(name: AccessListName, input: { mac: string; comment?: string }, field = 'body.mac'): Promise<AccessEntry> {
     const mac = normalizeMac(input.mac);
     if (!mac) throw invalid(field, `"${input.mac}" is not a MAC address`);
+    const unicast = unicastMacProblem(mac);
+    if (unicast) throw invalid(field, unicast);
     if (this.index[name].has(mac)) throw conflict(`${mac} is already on the ${name}`, [{ field, message: 'duplicate MAC' }]);
     const entry = await this.lists[name].insert({ mac, comment: input.comment ?? '' });
     this.index[name].set(mac, entry);

@@ -1,5 +1,6 @@
 import { AppError, conflict, invalid, notFound, type FieldError } from '../core/errors.js';
-import { normalizeMac } from '../core/mac.js';
+import { normalizeMac, unicastMacProblem } from '../core/mac.js';
+import { notOneMachineProblem } from '../network/special-addresses.js';
 import type { Collection, Row } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { bootPathProblem } from './archmap.js';
@@ -160,8 +161,12 @@ export class Reservations {
   ): Omit<DhcpReservation, keyof Row | 'host_id'> {
     const mac = normalizeMac(input.mac);
     if (!mac) throw invalid(names.mac, `"${input.mac}" is not a MAC address`);
+    const unicast = unicastMacProblem(mac);
+    if (unicast) throw invalid(names.mac, unicast);
     const ip = parseIpv4(input.ip);
     if (ip === null) throw invalid(names.ip, `"${input.ip}" is not an IPv4 address`);
+    const special = notOneMachineProblem(intToIpv4(ip));
+    if (special) throw invalid(names.ip, special);
     const subnet = this.settings.subnetFor(ip);
     if (!subnet) throw invalid(names.ip, `${input.ip} is outside every configured DHCP subnet`);
     if (!isHostIn(subnet.subnet, ip)) throw invalid(names.ip, `${input.ip} is not a host address of ${subnet.subnet.cidr}`);

@@ -1,6 +1,8 @@
 import { AppError, conflict, notFound, type FieldError } from '../core/errors.js';
+import { printableProblem } from '../core/printable-text.js';
 import type { EventLog } from '../events/event-log.js';
 import { ipFamily, normalizeIp, parseSubnet } from '../network/ip-math.js';
+import { notOneMachineProblem } from '../network/special-addresses.js';
 import type { Collection, NewRow, Row } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { APEX, canonicalName, domainProblem, MAX_NAME_LENGTH, recordFqdn } from './dns-names.js';
@@ -68,10 +70,15 @@ export function checkRecord(input: DnsRecordInput, localDomain: string, field: (
   switch (type) {
     case 'A':
       if (value !== SERVER_IP_MARKER && ipFamily(value) !== 'ipv4') fail('value', `"${value}" is not an IPv4 address (or ${SERVER_IP_MARKER})`);
+      else if (value !== SERVER_IP_MARKER && notOneMachineProblem(value)) fail('value', notOneMachineProblem(value)!);
       break;
     case 'AAAA':
       if (ipFamily(value) !== 'ipv6') fail('value', `"${value}" is not an IPv6 address`);
-      else value = normalizeIp(value) ?? value;
+      else {
+        value = normalizeIp(value) ?? value;
+        const problem = notOneMachineProblem(value);
+        if (problem) fail('value', problem);
+      }
       break;
     case 'CNAME':
     case 'MX': {
@@ -108,6 +115,10 @@ export function checkRecord(input: DnsRecordInput, localDomain: string, field: (
   if (!Number.isInteger(ttl) || ttl < 0 || ttl > MAX_TTL) fail('ttl', `must be an integer from 0 to ${MAX_TTL}`);
   const comment = input.comment ?? '';
   if (comment.length > MAX_COMMENT_LENGTH) fail('comment', `is longer than ${MAX_COMMENT_LENGTH} characters`);
+  else {
+    const problem = printableProblem(comment);
+    if (problem) fail('comment', problem);
+  }
 
   return { value: { name, type, value, ttl, priority, subnet, enabled: input.enabled ?? true, comment }, errors };
 }

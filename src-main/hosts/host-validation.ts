@@ -1,6 +1,8 @@
 import { AppError, type FieldError } from '../core/errors.js';
-import { normalizeMac } from '../core/mac.js';
+import { normalizeMac, unicastMacProblem } from '../core/mac.js';
+import { printableProblem } from '../core/printable-text.js';
 import { ipFamily, normalizeIp } from '../network/ip-math.js';
+import { notOneMachineProblem } from '../network/special-addresses.js';
 import type { HostInput } from './host-types.js';
 
 /** RFC 1123 §2.1 label: letters, digits, inner hyphens, at most 63 characters. */
@@ -25,8 +27,11 @@ export function normalizeHostInput(input: HostInput): HostInput {
   if (input.mac !== undefined) {
     const mac = normalizeMac(input.mac);
     if (mac === null) errors.push({ field: 'body.mac', message: `"${input.mac}" is not a MAC address` });
-    else if (mac === '00:00:00:00:00:00' || mac === 'ff:ff:ff:ff:ff:ff') errors.push({ field: 'body.mac', message: `${mac} is not a machine's address` });
-    else out.mac = mac;
+    else {
+      const unicast = unicastMacProblem(mac);
+      if (unicast) errors.push({ field: 'body.mac', message: unicast });
+      else out.mac = mac;
+    }
   }
   if (input.hostname !== undefined && input.hostname !== null) {
     const hostname = input.hostname.trim().toLowerCase().replace(/\.$/, '');
@@ -37,13 +42,18 @@ export function normalizeHostInput(input: HostInput): HostInput {
   if (input.ip !== undefined && input.ip !== null) {
     const ip = normalizeIp(input.ip.trim());
     if (ip === null || ipFamily(ip) !== 'ipv4') errors.push({ field: 'body.ip', message: `"${input.ip}" is not an IPv4 address` });
-    else if (ip === '0.0.0.0' || ip === '255.255.255.255' || ip.startsWith('127.')) errors.push({ field: 'body.ip', message: `${ip} cannot be a host's address` });
+    else if (notOneMachineProblem(ip)) errors.push({ field: 'body.ip', message: notOneMachineProblem(ip)! });
+    else if (ip.startsWith('127.')) errors.push({ field: 'body.ip', message: `${ip} cannot be a host's address` });
     else out.ip = ip;
   }
   if (input.group !== undefined && input.group !== null) {
     const group = input.group.trim();
     if (!GROUP.test(group)) errors.push({ field: 'body.group', message: 'must be 1-64 characters: letters, digits, space . _ -, starting with a letter or digit' });
     else out.group = group;
+  }
+  if (input.description !== undefined) {
+    const problem = printableProblem(input.description);
+    if (problem) errors.push({ field: 'body.description', message: problem });
   }
   if (input.tags !== undefined) {
     const seen = new Set<string>();

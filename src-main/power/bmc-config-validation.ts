@@ -1,4 +1,5 @@
 import type { FieldError } from '../core/errors.js';
+import { isPrintableText, printableProblem } from '../core/printable-text.js';
 import { ipFamily } from '../network/ip-math.js';
 import { BMC_PROTOCOLS, DEFAULT_PORTS, type BmcProtocol } from './bmc-client.js';
 import type { BmcConfig, BmcConfigInput, BmcPrivilege } from './bmc-config-types.js';
@@ -52,6 +53,7 @@ export function checkBmcInput(
   const name = (input.name ?? existing?.name ?? '').trim();
   if (name === '') errors.push({ field: 'name', message: 'is required' });
   else if (name.length > NAME_MAX) errors.push({ field: 'name', message: `must be at most ${NAME_MAX} characters` });
+  else if (!isPrintableText(name)) errors.push({ field: 'name', message: printableProblem(name)! });
   const address = (input.address ?? existing?.address ?? '').trim();
   if (address === '') errors.push({ field: 'address', message: 'is required' });
   else if (!isValidBmcAddress(address)) errors.push({ field: 'address', message: `"${address}" is not an IP address or host name` });
@@ -61,6 +63,7 @@ export function checkBmcInput(
   const username = input.username ?? existing?.username ?? '';
   if (username === '') errors.push({ field: 'username', message: 'is required' });
   else if (username.length > USERNAME_MAX) errors.push({ field: 'username', message: `must be at most ${USERNAME_MAX} characters` });
+  else if (!isPrintableText(username)) errors.push({ field: 'username', message: printableProblem(username)! });
   else if (protocol === 'ipmi' && Buffer.byteLength(username, 'utf8') > USERNAME_MAX_BYTES) {
     errors.push({ field: 'username', message: `IPMI user names are at most ${USERNAME_MAX_BYTES} bytes` });
   }

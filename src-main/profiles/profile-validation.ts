@@ -1,16 +1,17 @@
 import { conflict, type FieldError } from '../core/errors.js';
+import { NON_PRINTABLE_CLASS, printableProblem } from '../core/printable-text.js';
 import { normalizeScriptText } from '../boot-scripts/ipxe-syntax.js';
 import { validationError } from '../hosts/host-validation.js';
 import { generateScript } from './script-generator.js';
 import type { BootSource, BootType, LinuxConfig, MenuConfig, MenuInput, Profile, ProfileInput } from './profile-types.js';
 
 /**
- * Names and menu labels appear in iPXE menu lines: printable text without
- * `$` (settings expansion), braces (Liquid), `#` (a comment), `;`, `&` and
- * `|` (command separators), quotes or backslashes.
+ * Names and menu labels appear in iPXE menu lines: printable text
+ * (core/printable-text.ts) without `$` (settings expansion), braces (Liquid),
+ * `#` (a comment), `;`, `&` and `|` (command separators), quotes or backslashes.
  */
-export const NAME_PATTERN = '^[^\\u0000-\\u001f\\u007f${}#;&|"\'\\\\]+$';
-const NAME = new RegExp(NAME_PATTERN);
+export const NAME_PATTERN = '^[^' + NON_PRINTABLE_CLASS + '${}#;&|"\'\\\\]+$';
+const NAME = new RegExp(NAME_PATTERN, 'u');
 export const NAME_MAX = 64;
 export const DEFAULT_MENU_TITLE = 'Bootwright';
 export const DEFAULT_MENU_TIMEOUT_SECONDS = 10;
@@ -90,6 +91,9 @@ export function buildCandidate(current: Profile | null, input: ProfileInput, loo
     if (seenGroups.has(key)) errors.push({ field: `body.default_for_groups.${index}`, message: `"${group}" is listed twice` });
     seenGroups.add(key);
   });
+
+  const descriptionProblem = input.description === undefined ? null : printableProblem(input.description);
+  if (descriptionProblem) errors.push({ field: 'body.description', message: descriptionProblem });
 
   if (errors.length > 0) throw validationError(errors);
   if (bootType !== 'ipxe_script') script = generateScript(source);

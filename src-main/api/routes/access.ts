@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { MAC_INPUT_PATTERN } from '../../core/mac.js';
 import type { AccessEntry, AccessListName, UnauthorizedDevice } from '../../dhcp/access-policy.js';
 import { paginate } from '../list-query.js';
-import { IdParams, ListQueryProperties, Ok, OkList, StrictObject, Timestamp } from '../schemas.js';
+import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 export const AccessEntrySchema = Type.Object(
@@ -27,7 +27,7 @@ export const UnauthorizedDeviceSchema = Type.Object(
 
 const AddBody = StrictObject({
   mac: Type.String({ pattern: MAC_INPUT_PATTERN, description: 'Any common spelling; stored lowercase with colons' }),
-  comment: Type.Optional(Type.String({ maxLength: 500 })),
+  comment: Type.Optional(PrintableString({ maxLength: 500 })),
 });
 const MoveBody = Type.Union(
   [

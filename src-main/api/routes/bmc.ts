@@ -5,7 +5,7 @@ import { BMC_PROTOCOLS, BOOT_DEVICES, POWER_STATES } from '../../power/bmc-clien
 import { BMC_PRIVILEGES, configView } from '../../power/bmc-config-types.js';
 import { BMC_BATCH_ACTIONS, type BmcBatchAction } from '../../power/bmc-service.js';
 import { BODY_LIMIT_BYTES } from '../http-app.js';
-import { IdParams, ListQueryProperties, Ok, OkList, StrictObject, Timestamp } from '../schemas.js';
+import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 /** `{"type": [T, "null"]}`: one clear validation error rather than one per anyOf branch. */
@@ -42,11 +42,11 @@ export const BmcConfigSchema = Type.Object(
 );
 
 const ConfigFields = {
-  name: Type.String({ minLength: 1, maxLength: 64 }),
+  name: PrintableString({ minLength: 1, maxLength: 64 }),
   address: Type.String({ minLength: 1, maxLength: 253 }),
   port: Type.Integer({ minimum: 1, maximum: 65535 }),
   protocol: literals(BMC_PROTOCOLS),
-  username: Type.String({ minLength: 1, maxLength: 64 }),
+  username: PrintableString({ minLength: 1, maxLength: 64 }),
   password: Type.String({ maxLength: 128, description: 'Stored encrypted; an empty string removes it' }),
   host_id: nullable<number>('integer', { minimum: 1 }),
   verify_tls: Type.Boolean(),

@@ -1,12 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { DhcpSettingsPatch, DhcpSettingsSchema } from '../../dhcp/dhcp-config.js';
-import { Ok, StrictObject } from '../schemas.js';
+import { Ok, PrintableString, StrictObject } from '../schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 export const ArchmapEntrySchema = Type.Object(
   {
     code: Type.Integer({ minimum: 0, maximum: 65535, description: 'Option 93 client architecture type (IANA registry, RFC 4578)' }),
-    name: Type.String({ minLength: 1, maxLength: 64 }),
+    name: PrintableString({ minLength: 1, maxLength: 64 }),
     boot_file: Type.Union([Type.String({ minLength: 1, maxLength: 127 }), Type.Null()], {
       description: 'First-stage loader for PXE (TFTP) clients, relative to the boot root; null: no boot file',
     }),

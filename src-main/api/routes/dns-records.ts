@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DNS_RECORD_TYPES, MAX_COMMENT_LENGTH, MAX_TTL, MAX_TXT_BYTES, type DnsRecord } from '../../dns/dns-records.js';
 import { paginate } from '../list-query.js';
-import { IdParams, ListQueryProperties, Ok, OkList, StrictObject, Timestamp } from '../schemas.js';
+import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 /** `{"type": [T, "null"]}`: one clear validation error instead of one per anyOf branch. */
@@ -36,7 +36,7 @@ const RecordFields = {
   priority: nullable<number>('integer', { minimum: 0, maximum: 65535, description: 'Required for MX, null or absent otherwise' }),
   subnet: nullable<string>('string', { maxLength: 64, description: 'CIDR, e.g. 192.168.10.0/24' }),
   enabled: Type.Boolean({ description: 'Default true' }),
-  comment: Type.String({ maxLength: MAX_COMMENT_LENGTH }),
+  comment: PrintableString({ maxLength: MAX_COMMENT_LENGTH, description: 'Printable text (docs/api.md)' }),
 };
 
 const CreateRecordBody = StrictObject({

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { BOOT_ACTIONS, BOOT_REASONS } from '../../boot-scripts/boot-resolver.js';
 import { MAC_INPUT_PATTERN } from '../../core/mac.js';
 import { ARCH_PATTERN, GROUP_PATTERN, TAG_PATTERN } from '../../hosts/host-validation.js';
-import { IdParams, ListQueryProperties, Ok, OkList, StrictObject, Timestamp } from '../schemas.js';
+import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 /**
@@ -41,7 +41,7 @@ const HostFields = {
   profile_id: Type.Optional(nullable<number>('integer', { minimum: 1 })),
   group: Type.Optional(nullable<string>('string', { pattern: GROUP_PATTERN })),
   tags: Type.Optional(Type.Array(Type.String({ pattern: TAG_PATTERN }), { maxItems: 32 })),
-  description: Type.Optional(Type.String({ maxLength: 1024 })),
+  description: Type.Optional(PrintableString({ maxLength: 1024, description: 'Printable text (docs/api.md)' })),
   arch: Type.Optional(nullable<string>('string', { pattern: ARCH_PATTERN })),
   enabled: Type.Optional(Type.Boolean()),
   discovered: Type.Optional(Type.Boolean()),

@@ -4,7 +4,7 @@ import { TEMPLATE_LIMITS } from '../../boot-scripts/template-engine.js';
 import { GROUP_PATTERN } from '../../hosts/host-validation.js';
 import { BOOT_TYPES, type ChangeNote, type ProfileInput } from '../../profiles/profile-types.js';
 import { NAME_MAX } from '../../profiles/profile-validation.js';
-import { IdParams, ListQueryProperties, Ok, OkList, StrictObject, Timestamp } from '../schemas.js';
+import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
 import { nullable } from './hosts.js';
 import type { RoutePluginFactory } from './index.js';
 
@@ -69,7 +69,7 @@ const ScriptDiffSchema = Type.Object({
 });
 
 const ProfileFields = {
-  description: Type.Optional(Type.String({ maxLength: 1024 })),
+  description: Type.Optional(PrintableString({ maxLength: 1024 })),
   script: Type.Optional(Type.String({ maxLength: TEMPLATE_LIMITS.maxSourceChars, description: 'ipxe_script only: the script template' })),
   linux: Type.Optional(
     StrictObject({
@@ -93,7 +93,7 @@ const ProfileFields = {
   ),
   variables: Type.Optional(VariablesSchema),
   default_for_groups: Type.Optional(Type.Array(Type.String({ pattern: GROUP_PATTERN }), { maxItems: 32 })),
-  comment: Type.Optional(Type.String({ maxLength: 500, description: 'Stored with the new script version, if the script changes' })),
+  comment: Type.Optional(PrintableString({ maxLength: 500, description: 'Stored with the new script version, if the script changes' })),
 };
 
 const NameField = Type.String({ minLength: 1, maxLength: NAME_MAX, description: 'Unique (case-insensitive); printable, without $ { } # ; & | quotes or backslash' });
@@ -102,7 +102,7 @@ const UpdateProfileBody = Type.Object(
   { name: Type.Optional(NameField), boot_type: Type.Optional(BootTypeSchema), ...ProfileFields },
   { additionalProperties: false, minProperties: 1 },
 );
-const RollbackBody = StrictObject({ comment: Type.Optional(Type.String({ maxLength: 500 })) });
+const RollbackBody = StrictObject({ comment: Type.Optional(PrintableString({ maxLength: 500 })) });
 
 const ProfileListQuery = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { TOKEN_NAME_MAX_LENGTH } from '../../auth/token-store.js';
-import { IdParams, ListQuery, Ok, OkList, StrictObject, Timestamp } from '../schemas.js';
+import { IdParams, ListQuery, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
 import { RoleSchema } from './auth.js';
 import type { RoutePluginFactory } from './index.js';
 
@@ -24,7 +24,7 @@ const CreatedTokenSchema = Type.Object({
 });
 
 const CreateTokenBody = StrictObject({
-  name: Type.String({ minLength: 1, maxLength: TOKEN_NAME_MAX_LENGTH, description: 'Unique label, case-insensitive' }),
+  name: PrintableString({ minLength: 1, maxLength: TOKEN_NAME_MAX_LENGTH, description: 'Unique label, case-insensitive; printable text' }),
   role: RoleSchema,
   expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Must be in the future; null or absent: never' })),
 });

@@ -3,7 +3,7 @@ import { notFound } from '../../core/errors.js';
 import { MAC_INPUT_PATTERN, normalizeMac } from '../../core/mac.js';
 import { WOL_RESULTS, WOL_TRIGGERS, historyView } from '../../power/wol/wol-history.js';
 import { SCHEDULE_RESULTS } from '../../power/wol/wol-schedules.js';
-import { IdParams, ListQueryProperties, Ok, OkList, StrictObject, Timestamp } from '../schemas.js';
+import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
 import { nullable } from './bmc.js';
 import type { RoutePluginFactory } from './index.js';
 
@@ -69,7 +69,7 @@ export const WolScheduleSchema = Type.Object(
 );
 
 const ScheduleBody = StrictObject({
-  name: Type.String({ minLength: 1, maxLength: 100 }),
+  name: PrintableString({ minLength: 1, maxLength: 100 }),
   host_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500 })),
   macs: Type.Optional(Type.Array(Type.String({ pattern: MAC_INPUT_PATTERN }), { minItems: 1, maxItems: 500 })),
   cron: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: '5 fields, or 6 with seconds first (croner syntax)' })),

@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import { AppError, type FieldError } from '../../core/errors.js';
-import { normalizeMac } from '../../core/mac.js';
+import { normalizeMac, unicastMacProblem } from '../../core/mac.js';
 import type { Row } from '../../store/collection.js';
 import type { HostDirectory } from '../host-directory.js';
 
@@ -85,6 +85,7 @@ export function validateScheduleInput(
     input.macs.forEach((mac, index) => {
       const canonical = normalizeMac(mac);
       if (!canonical) errors.push({ field: `body.macs.${index}`, message: `"${mac}" is not a MAC address` });
+      else if (unicastMacProblem(canonical)) errors.push({ field: `body.macs.${index}`, message: unicastMacProblem(canonical)! });
       else if (!macs!.includes(canonical)) macs!.push(canonical);
     });
   }

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { describeListenError } from '../../services/listen-error.js';
 import { MAX_TCP_MESSAGE } from './dns-wire.js';
 import type { QueryHandler, ReplyChannel } from './query-handler.js';
+import { TcpConnections } from './tcp-connections.js';
 import type { ClientView } from './zone.js';
 
 /** An address to answer on, with the IPv4 address `{server_ip}` falls back to for clients on no served subnet. */
@@ -15,9 +16,6 @@ export interface BindTarget {
 
 /** Client views remembered per listener; beyond this the cache starts over. */
 const MAX_VIEW_CACHE = 65_536;
-/** RFC 7766 §6.2.3: close idle TCP connections after some seconds. */
-export const TCP_IDLE_MS = 10_000;
-export const MAX_TCP_CONNECTIONS = 256;
 
 /**
  * `send` to an IP literal goes through dns.lookup, which answers on the next
@@ -107,24 +105,25 @@ export class UdpListener implements ReplyChannel {
   }
 }
 
-/** DNS over TCP on one address (RFC 7766): length-prefixed messages, several per connection, idle timeout. */
+/**
+ * DNS over TCP on one address (RFC 7766): length-prefixed messages, several
+ * per connection. Connection limits and idle timeouts are `connections`'
+ * (shared by every TCP listener of the worker, so the caps hold per process).
+ */
 export class TcpListener {
   readonly target: BindTarget;
   private readonly server: net.Server;
-  private readonly connections = new Set<net.Socket>();
+  /** This listener's own connections (closed with it); the shared limiter also counts other listeners'. */
+  private readonly sockets = new Set<net.Socket>();
 
-  constructor(target: BindTarget, handler: QueryHandler) {
+  constructor(target: BindTarget, handler: QueryHandler, connections: TcpConnections = new TcpConnections()) {
     this.target = target;
     const views = new ViewCache(handler, target.fallbackIpv4);
     this.server = net.createServer((socket) => {
-      if (this.connections.size >= MAX_TCP_CONNECTIONS) {
-        socket.destroy();
-        return;
-      }
-      this.connections.add(socket);
-      socket.on('close', () => this.connections.delete(socket));
       socket.on('error', () => undefined);
-      socket.setTimeout(TCP_IDLE_MS, () => socket.destroy());
+      if (!connections.admit(socket)) return;
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
       const channel: ReplyChannel = {
         tcp: true,
         send: (message) => {
@@ -143,6 +142,8 @@ export class TcpListener {
           if (pending.length < 2 + length) break;
           const msg = pending.subarray(2, 2 + length);
           pending = pending.subarray(2 + length);
+          // Only a whole query counts as activity: dribbling bytes does not protect a connection from eviction.
+          connections.touch(socket);
           try {
             handler.handle(msg, socket.remoteAddress ?? '', socket.remotePort ?? 0, channel);
           } catch {
@@ -168,7 +169,7 @@ export class TcpListener {
   }
 
   close(): Promise<void> {
-    for (const socket of this.connections) socket.destroy();
+    for (const socket of this.sockets) socket.destroy();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }

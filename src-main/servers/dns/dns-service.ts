@@ -74,21 +74,22 @@ export class DnsService implements ZoneSource {
   }
 
   /**
-   * Validates and stores the settings, then applies them: `enabled` false
-   * stops the server and turns auto-start off, true starts it and turns it
-   * on; any other change restarts a running server.
+   * Validates and stores the settings, then applies them the way PUT
+   * /services/tftp does: `enabled` sets the auto-start flag and stops the
+   * server (false) or starts it unless it runs (true), whatever the stored
+   * value was (a manual stop leaves `enabled` true); any other change
+   * restarts a running server.
    */
   async updateSettings(patch: DnsSettingsPatch): Promise<DnsSettings> {
     const { previous, next } = await this.settings.update(patch);
-    if (previous === next) return next;
-    this.deps.events.emit({ kind: 'settings.changed', message: 'settings changed: dns', detail: { sections: ['dns'] } });
+    const changed = previous !== next;
+    if (changed) this.deps.events.emit({ kind: 'settings.changed', message: 'settings changed: dns', detail: { sections: ['dns'] } });
     const { services } = this.deps;
-    if (previous.enabled !== next.enabled) {
-      await services.setAutoStart(this.server.name, next.enabled);
-      await (next.enabled ? services.start(this.server.name) : services.stop(this.server.name));
-    } else {
-      await services.reload(this.server.name);
-    }
+    const name = this.server.name;
+    if (patch.enabled !== undefined && patch.enabled !== services.autoStart(name)) await services.setAutoStart(name, patch.enabled);
+    if (patch.enabled === false) await services.stop(name);
+    else if (patch.enabled === true && services.get(name).state !== 'running') await services.start(name);
+    else if (changed) await services.reload(name);
     return next;
   }
 

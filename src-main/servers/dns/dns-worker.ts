@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { TcpListener, UdpListener, type BindTarget } from './dns-listeners.js';
 import { QueryHandler } from './query-handler.js';
+import { TcpConnections } from './tcp-connections.js';
 import type { BindFailure, DnsWorkerConfig, FromWorker, ToWorker } from './worker-protocol.js';
 
 const METRICS_INTERVAL_MS = 1_000;
@@ -16,6 +17,8 @@ const port = parentPort!;
 const handler = new QueryHandler();
 const udp = new Map<string, UdpListener>();
 const tcp = new Map<string, TcpListener>();
+/** One set of TCP limits for all addresses: a client cannot get more by connecting to each. */
+const tcpConnections = new TcpConnections();
 
 function post(message: FromWorker): void {
   port.postMessage(message);
@@ -60,7 +63,7 @@ async function bind(targets: BindTarget[]): Promise<{ listen: string[]; failures
       }
     }
     if (config.tcp && !tcp.has(target.address)) {
-      const listener = new TcpListener(target, handler);
+      const listener = new TcpListener(target, handler, tcpConnections);
       try {
         await listener.listen(config.port);
         tcp.set(target.address, listener);

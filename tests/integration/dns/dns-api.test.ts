@@ -131,6 +131,22 @@ describe('/services/dns', () => {
     expect(t.core.ctx.services.get('dns')).toMatchObject({ state: 'running', auto_start: true });
   });
 
+  it('enabled true starts DNS and turns auto-start on after a manual stop (stored enabled already true), like TFTP', async () => {
+    await call('PUT', '/services/dns', { port: await freeDnsPort(), enabled: true });
+    expect(t.core.ctx.services.get('dns').state).toBe('running');
+    expect((await call('POST', '/services/dns/stop')).body.data.state).toBe('stopped');
+    expect((await call('PUT', '/services/dns/auto-start', { auto_start: false })).body.data.auto_start).toBe(false);
+    expect((await call('GET', '/services/dns')).body.data.enabled).toBe(true);
+
+    const enabled = await call('PUT', '/services/dns', { enabled: true });
+    expect(enabled.status).toBe(200);
+    expect(t.core.ctx.services.get('dns')).toMatchObject({ state: 'running', auto_start: true });
+    // Already running: enabled true again changes nothing and does not restart it.
+    const startedAt = t.core.ctx.services.get('dns').started_at;
+    await call('PUT', '/services/dns', { enabled: true });
+    expect(t.core.ctx.services.get('dns').started_at).toBe(startedAt);
+  });
+
   it('a port that cannot be bound leaves the service failed with the OS error', async () => {
     const port = await freeDnsPort();
     const blocker = dgram.createSocket('udp4');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeMac } from '../../../src-main/core/mac.js';
+import { normalizeMac, unicastMacProblem } from '../../../src-main/core/mac.js';
 
 describe('normalizeMac', () => {
   it.each([
@@ -18,4 +18,20 @@ describe('normalizeMac', () => {
       expect(normalizeMac(input)).toBeNull();
     },
   );
+});
+
+describe('unicastMacProblem', () => {
+  it.each(['52:54:00:12:34:56', '02:00:00:00:00:01', 'fe:ff:ff:ff:ff:ff', '00:00:00:00:00:01'])('accepts the unicast %s', (mac) => {
+    expect(unicastMacProblem(mac)).toBeNull();
+  });
+
+  it.each([
+    ['00:00:00:00:00:00', 'all-zero'],
+    ['ff:ff:ff:ff:ff:ff', 'broadcast'],
+    ['01:00:5e:00:00:fb', 'multicast'],
+    ['33:33:00:00:00:01', 'multicast'],
+    ['01:80:c2:00:00:00', 'multicast'],
+  ])('refuses %s', (mac, reason) => {
+    expect(unicastMacProblem(mac)).toContain(reason);
+  });
 });
