@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { Socket } from 'node:net';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifySchema, type FastifySchemaCompiler, type FastifyPluginAsync, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -66,6 +66,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<ApiApp> {
     forceCloseConnections: true,
     return503OnClosing: true,
     ajv: { customOptions: {} },
+    // A path the router cannot decode (bad %-escapes) or with a segment over maxParamLength never reaches the
+    // error handler; without this fastify answers in its own shape instead of the error envelope.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
+      const message =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'a path segment is longer than 256 characters'
+          : `the request path cannot be decoded: ${request.url.slice(0, 200)}`;
+      void (reply as FastifyReply).code(400).send(errorBody('BAD_REQUEST', message));
+    },
   };
   // The HTTPS variant has another server type; the routes do not care which.
   const app = (
@@ -216,14 +226,53 @@ function allowedMethods(router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, ur
  * are coerced to the schema's types.
  */
 function installValidators(app: FastifyInstance): void {
-  const common = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false } as const;
+  // strict: false (TypeBox emits keywords ajv does not know) would also turn strictNumbers off, and a JSON
+  // number like 1e400 parses to Infinity, which ajv then takes as an integer; keep NaN/Infinity out.
+  const common = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, strictNumbers: true } as const;
   const bodyAjv = new Ajv({ ...common, coerceTypes: false });
   const textAjv = new Ajv({ ...common, coerceTypes: 'array' });
   addFormats.default(bodyAjv);
   addFormats.default(textAjv);
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? bodyAjv.compile(schema) : textAjv.compile(schema),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart === 'body') return bodyAjv.compile(schema);
+    const validate = textAjv.compile(schema);
+    return httpPart === 'params' ? canonicalIntegerParams(schema, validate) : validate;
+  });
+}
+
+/** A compiled validator as fastify calls it. */
+type FastifyValidationResult = ReturnType<FastifySchemaCompiler<FastifySchema>>;
+
+/** Plain decimal: no sign, blanks, fraction, exponent or leading zeros. */
+const CANONICAL_INTEGER = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * Integer path params must be spelled canonically. Coercion alone would take
+ * "%2027", "27.0", "2.7e1", "+27" and "027" as row 27, so one row would have
+ * many URLs (a path-based rule in a proxy, or a log search, would miss them).
+ */
+function canonicalIntegerParams(schema: unknown, validate: FastifyValidationResult): FastifyValidationResult {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  const integers = Object.keys(properties).filter((name) => properties[name]?.type === 'integer');
+  if (integers.length === 0) return validate;
+  const strict: FastifyValidationResult = (data: unknown) => {
+    const params = (data ?? {}) as Record<string, unknown>;
+    const bad = integers.filter((name) => typeof params[name] === 'string' && !CANONICAL_INTEGER.test(params[name]));
+    if (bad.length > 0) {
+      strict.errors = bad.map((name) => ({
+        instancePath: `/${name}`,
+        schemaPath: `#/properties/${name}/type`,
+        keyword: 'type',
+        params: { type: 'integer' },
+        message: 'must be an integer in plain decimal digits',
+      }));
+      return false;
+    }
+    const valid = validate(data);
+    strict.errors = validate.errors;
+    return valid;
+  };
+  return strict;
 }
 
 /**
