@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { Socket } from 'node:net';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifySchemaCompiler, type FastifyPluginAsync, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifySchemaCompiler, type FastifyPluginAsync, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -67,6 +67,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<ApiApp> {
     forceCloseConnections: true,
     return503OnClosing: true,
     ajv: { customOptions: {} },
+    // A path the router cannot decode (bad %-escapes) or with a segment over maxParamLength never reaches the
+    // error handler; without this fastify answers in its own shape instead of the error envelope.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
+      const message =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'a path segment is longer than 256 characters'
+          : `the request path cannot be decoded: ${request.url.slice(0, 200)}`;
+      void (reply as FastifyReply).code(400).send(errorBody('BAD_REQUEST', message));
+    },
   };
   // The HTTPS variant has another server type; the routes do not care which.
   const app = (
@@ -218,7 +228,9 @@ function allowedMethods(router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, ur
  * canonical decimal first (path-integers.ts).
  */
 function installValidators(app: FastifyInstance): void {
-  const common = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false } as const;
+  // strict: false (TypeBox emits keywords ajv does not know) would also turn strictNumbers off, and a JSON
+  // number like 1e400 parses to Infinity, which ajv then takes as an integer; keep NaN/Infinity out.
+  const common = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, strictNumbers: true } as const;
   const bodyAjv = new Ajv({ ...common, coerceTypes: false });
   const textAjv = new Ajv({ ...common, coerceTypes: 'array' });
   addFormats.default(bodyAjv);
