@@ -9,10 +9,11 @@ import type { Store } from '../store/store.js';
 import { SessionAndTokenAuthenticator } from './authenticator.js';
 import { HostAllowlist, createHostGuard } from './host-guard.js';
 import { ensureInitialAdmin } from './initial-admin.js';
-import { LoginThrottle, type LoginThrottleOptions } from './login-throttle.js';
+import { LoginLimits, type LoginLimitsOptions } from './login-limits.js';
+import { PasswordHasher, type PasswordHasherOptions } from './password-hasher.js';
 import { SessionStore, type SessionLimits } from './session-store.js';
 import { TokenStore } from './token-store.js';
-import { UserDirectory } from './user-directory.js';
+import { UserDirectory, type UserRow } from './user-directory.js';
 
 export const INVALID_CREDENTIALS = 'invalid username or password';
 
@@ -26,7 +27,10 @@ export interface AuthServiceOptions {
   /** Clock for sessions and tokens (tests). */
   now?: () => Date;
   sessionLimits?: Partial<SessionLimits>;
-  throttle?: LoginThrottleOptions;
+  /** Login throttles (per username+address, per source, global). */
+  throttle?: LoginLimitsOptions;
+  /** Password hashing concurrency, login queue and (tests) the derivation itself. */
+  hasher?: PasswordHasherOptions;
 }
 
 /** The identity part of login and session answers. */
@@ -70,7 +74,8 @@ export class AuthService {
   readonly users: UserDirectory;
   readonly sessions: SessionStore;
   readonly tokens: TokenStore;
-  readonly throttle: LoginThrottle;
+  readonly limits: LoginLimits;
+  readonly hasher: PasswordHasher;
   readonly hosts: HostAllowlist;
   readonly authenticator: SessionAndTokenAuthenticator;
   /** Run on every request before authentication. */
@@ -82,9 +87,10 @@ export class AuthService {
   private constructor(options: AuthServiceOptions) {
     const now = options.now ?? (() => new Date());
     this.sessions = new SessionStore(options.store, { now, ...(options.sessionLimits ? { limits: options.sessionLimits } : {}) });
-    this.users = new UserDirectory(options.store, this.sessions, now);
+    this.hasher = new PasswordHasher(options.hasher);
+    this.users = new UserDirectory(options.store, this.sessions, now, this.hasher);
     this.tokens = new TokenStore(options.store, now);
-    this.throttle = new LoginThrottle(options.throttle);
+    this.limits = new LoginLimits(options.throttle);
     this.hosts = new HostAllowlist(options.extraHosts ? { extraHosts: options.extraHosts } : {});
     this.authenticator = new SessionAndTokenAuthenticator(this.users, this.sessions, this.tokens);
     this.guards = [createHostGuard(this.hosts)];
@@ -107,21 +113,21 @@ export class AuthService {
 
   /**
    * Checks credentials and opens a session. Unknown user, wrong password and
-   * disabled user fail alike (401, one message). After five failures for a
-   * username+IP within 15 minutes, attempts get 429 with Retry-After.
+   * disabled user fail alike (401, one message). Attempts past a throttle
+   * (per username+IP, per source, global) or while too many hashes wait get
+   * 429 with Retry-After, before any hashing (docs/auth.md).
    */
   async login(input: LoginInput): Promise<LoginResult> {
-    const key = LoginThrottle.key(input.username, input.ip);
-    const retryAfter = this.throttle.retryAfterSeconds(key);
-    if (retryAfter > 0) {
-      throw new AppError('RATE_LIMITED', `too many failed logins for this username from your address; retry in ${retryAfter} s`, {
-        headers: { 'retry-after': String(retryAfter) },
-      });
+    const attempt = this.limits.admit(input.username, input.ip);
+    let user: UserRow | null;
+    try {
+      user = await this.users.verifyCredentials(input.username, input.password);
+    } catch (err) {
+      attempt.abandoned();
+      throw err;
     }
-    const user = await this.users.verifyCredentials(input.username, input.password);
     if (!user) {
-      this.throttle.recordFailure(key);
-      const locked = this.throttle.retryAfterSeconds(key) > 0;
+      const { locked } = attempt.failed();
       this.events.emit({
         kind: 'auth.login_failed',
         level: 'warn',
@@ -131,7 +137,7 @@ export class AuthService {
       });
       throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
     }
-    this.throttle.reset(key);
+    attempt.succeeded();
     const opened = await this.sessions.create(user.id, { ip: input.ip, userAgent: input.userAgent ?? null });
     this.events.emit({
       kind: 'auth.login',
