@@ -264,6 +264,8 @@ export class AppCore {
     await this.ctx.power.stop();
     await this.ctx.services.stopAll();
     await this.ctx.leases.close();
+    // Aggregated counts of unauthenticated requests are held in memory for a few seconds.
+    await this.ctx.audit.flush();
     await this.ctx.store.close();
   }
 
