@@ -1,7 +1,7 @@
 import type { Principal, Role } from '../api/access.js';
 import type { RequestGuard } from '../api/http-app.js';
 import type { AppConfig } from '../core/config.js';
-import { AppError } from '../core/errors.js';
+import { AppError, isAppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { nowIso } from '../core/time.js';
 import type { EventLog } from '../events/event-log.js';
@@ -9,8 +9,9 @@ import type { Store } from '../store/store.js';
 import { SessionAndTokenAuthenticator } from './authenticator.js';
 import { HostAllowlist, createHostGuard } from './host-guard.js';
 import { ensureInitialAdmin } from './initial-admin.js';
-import { LoginLimits, type LoginLimitsOptions } from './login-limits.js';
+import { LoginLimits, type LoginAttempt, type LoginLimitsOptions } from './login-limits.js';
 import { PasswordHasher, type PasswordHasherOptions } from './password-hasher.js';
+import { RefusalDelay, type RefusalDelayOptions } from './refusal-delay.js';
 import { SessionStore, type SessionLimits } from './session-store.js';
 import { TokenStore } from './token-store.js';
 import { UserDirectory, type UserRow } from './user-directory.js';
@@ -31,6 +32,8 @@ export interface AuthServiceOptions {
   throttle?: LoginLimitsOptions;
   /** Password hashing concurrency, login queue and (tests) the derivation itself. */
   hasher?: PasswordHasherOptions;
+  /** How refused (429) logins are held before the answer goes out. */
+  refusalDelay?: RefusalDelayOptions;
 }
 
 /** The identity part of login and session answers. */
@@ -76,6 +79,7 @@ export class AuthService {
   readonly tokens: TokenStore;
   readonly limits: LoginLimits;
   readonly hasher: PasswordHasher;
+  readonly refusalDelay: RefusalDelay;
   readonly hosts: HostAllowlist;
   readonly authenticator: SessionAndTokenAuthenticator;
   /** Run on every request before authentication. */
@@ -91,6 +95,7 @@ export class AuthService {
     this.users = new UserDirectory(options.store, this.sessions, now, this.hasher);
     this.tokens = new TokenStore(options.store, now);
     this.limits = new LoginLimits(options.throttle);
+    this.refusalDelay = new RefusalDelay(options.refusalDelay);
     this.hosts = new HostAllowlist(options.extraHosts ? { extraHosts: options.extraHosts } : {});
     this.authenticator = new SessionAndTokenAuthenticator(this.users, this.sessions, this.tokens);
     this.guards = [createHostGuard(this.hosts)];
@@ -115,15 +120,23 @@ export class AuthService {
    * Checks credentials and opens a session. Unknown user, wrong password and
    * disabled user fail alike (401, one message). Attempts past a throttle
    * (per username+IP, per source, global) or while too many hashes wait get
-   * 429 with Retry-After, before any hashing (docs/auth.md).
+   * 429 with Retry-After, before any hashing, held for a moment first
+   * (RefusalDelay; docs/auth.md).
    */
   async login(input: LoginInput): Promise<LoginResult> {
-    const attempt = this.limits.admit(input.username, input.ip);
+    let attempt: LoginAttempt;
+    try {
+      attempt = this.limits.admit(input.username, input.ip);
+    } catch (err) {
+      await this.refusalDelay.hold();
+      throw err;
+    }
     let user: UserRow | null;
     try {
       user = await this.users.verifyCredentials(input.username, input.password);
     } catch (err) {
       attempt.abandoned();
+      if (isAppError(err) && err.code === 'RATE_LIMITED') await this.refusalDelay.hold();
       throw err;
     }
     if (!user) {

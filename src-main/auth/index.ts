@@ -6,6 +6,7 @@ export { ensureInitialAdmin, INITIAL_ADMIN_PASSWORD_FILE, INITIAL_ADMIN_USERNAME
 export { LoginLimits, type LoginAttempt, type LoginLimitsOptions } from './login-limits.js';
 export { LoginThrottle } from './login-throttle.js';
 export { PasswordHasher, type HashCaller, type PasswordHasherOptions } from './password-hasher.js';
+export { RefusalDelay, type RefusalDelayOptions } from './refusal-delay.js';
 export { requestSource } from './source-address.js';
 export { hashPassword, verifyPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-hash.js';
 export { SESSION_COOKIE, clearSessionCookie, setSessionCookie } from './session-cookie.js';

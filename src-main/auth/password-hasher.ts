@@ -1,9 +1,13 @@
+import os from 'node:os';
 import { AppError } from '../core/errors.js';
 import { DEFAULT_SCRYPT_PARAMS, hashPassword, spendDummyVerification, verifyPassword, type DeriveKey } from './password-hash.js';
 import { ScryptWorkers } from './scrypt-workers.js';
 
 export interface PasswordHasherOptions {
-  /** Hashes running at once; default 2. Each holds 32 MiB and one core while it runs. */
+  /**
+   * Hashes running at once. Each holds 32 MiB and a core while it runs;
+   * default 2, but 1 on a two-core machine, so one core stays for requests.
+   */
   concurrency?: number;
   /** Unauthenticated callers (logins) waiting for a slot at most; beyond it they get 429. Default 8. */
   maxQueue?: number;
@@ -38,7 +42,7 @@ export class PasswordHasher {
   private started = 0;
 
   constructor(options: PasswordHasherOptions = {}) {
-    this.concurrency = Math.max(1, options.concurrency ?? 2);
+    this.concurrency = Math.max(1, options.concurrency ?? Math.min(2, os.availableParallelism() - 1));
     this.maxQueue = Math.max(0, options.maxQueue ?? 8);
     this.workers = options.derive ? null : new ScryptWorkers({ size: this.concurrency });
     this.derive = options.derive ?? ((request) => this.workers!.derive(request));

@@ -60,7 +60,7 @@ export interface AppCoreOptions {
   /** Host names the DNS-rebinding guard accepts beyond the machine's own names and addresses. */
   allowedHosts?: readonly string[];
   /** Login throttles and password hashing (tests lower limits and count hashes). */
-  auth?: Pick<AuthServiceOptions, 'throttle' | 'hasher'>;
+  auth?: Pick<AuthServiceOptions, 'throttle' | 'hasher' | 'refusalDelay'>;
   /** SSE timing (tests shorten the heartbeat). */
   sse?: Partial<SseSettings>;
   /** Time limit of update feed requests and download stalls (tests shorten it); default 10 s. */

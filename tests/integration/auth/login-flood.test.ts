@@ -51,7 +51,7 @@ describe('login flood protection', () => {
 
   it('refuses random-username logins from one source after its limit, without hashing them', async () => {
     derive = new CountingDerive();
-    t = await createTestCore({ auth: { hasher: { derive: derive.derive }, throttle: { perSource: { maxFailures: 4 } } } });
+    t = await createTestCore({ auth: { hasher: { derive: derive.derive }, throttle: { perSource: { maxFailures: 4 } }, refusalDelay: { delayMs: 0 } } });
     const before = derive.calls;
     for (let i = 0; i < 4; i += 1) expect((await login(randomName(), 'wrong-password', '192.0.2.10')).statusCode).toBe(401);
     expect(derive.calls - before).toBe(4);
@@ -76,7 +76,7 @@ describe('login flood protection', () => {
 
   it('applies a global limit across sources, also before hashing', async () => {
     derive = new CountingDerive();
-    t = await createTestCore({ auth: { hasher: { derive: derive.derive }, throttle: { global: { maxFailures: 6 } } } });
+    t = await createTestCore({ auth: { hasher: { derive: derive.derive }, throttle: { global: { maxFailures: 6 } }, refusalDelay: { delayMs: 0 } } });
     const { username, password } = await createUser(t.core, 'viewer');
     // A successful login does not count against the global limit.
     expect((await login(username, password, '192.0.2.200')).statusCode).toBe(200);
@@ -94,7 +94,7 @@ describe('login flood protection', () => {
 
   it('bounds concurrent hashes and the logins waiting for one; the rest get 429 at once', async () => {
     derive = new CountingDerive();
-    t = await createTestCore({ auth: { hasher: { derive: derive.derive, concurrency: 2, maxQueue: 3 } } });
+    t = await createTestCore({ auth: { hasher: { derive: derive.derive, concurrency: 2, maxQueue: 3 }, refusalDelay: { delayMs: 0 } } });
     const before = derive.calls;
     derive.hold = true;
     // Distinct sources, so only the hasher's bound can refuse.
@@ -116,9 +116,26 @@ describe('login flood protection', () => {
     expect(derive.calls - before).toBe(5);
   });
 
+  it('holds refused logins before answering, but never more than its bound at once', async () => {
+    derive = new CountingDerive();
+    t = await createTestCore({
+      auth: { hasher: { derive: derive.derive }, throttle: { perSource: { maxFailures: 1 } }, refusalDelay: { delayMs: 1500, maxHeld: 2 } },
+    });
+    expect((await login(randomName(), 'wrong-password', '192.0.2.30')).statusCode).toBe(401);
+    const refused = Array.from({ length: 5 }, () => login(randomName(), 'wrong-password', '192.0.2.30'));
+    const answered: number[] = [];
+    refused.forEach((promise, index) => void promise.then(() => answered.push(index)));
+    // Three are answered at once; two wait for the delay.
+    await waitFor(() => answered.length === 3);
+    expect(t.core.ctx.auth.refusalDelay.held).toBe(2);
+    const statuses = (await Promise.all(refused)).map((response) => response.statusCode);
+    expect(statuses).toEqual([429, 429, 429, 429, 429]);
+    expect(t.core.ctx.auth.refusalDelay.held).toBe(0);
+  });
+
   it('completes durable writes and admin password work while login hashes are held', async () => {
     derive = new CountingDerive();
-    t = await createTestCore({ auth: { hasher: { derive: derive.derive, concurrency: 2, maxQueue: 2 } } });
+    t = await createTestCore({ auth: { hasher: { derive: derive.derive, concurrency: 2, maxQueue: 2 }, refusalDelay: { delayMs: 0 } } });
     const admin = await bearerHeaders(t.core, 'admin');
     derive.hold = true;
     const logins = Array.from({ length: 4 }, (_, i) => login(randomName(), 'wrong-password', `203.0.113.${i + 1}`));
