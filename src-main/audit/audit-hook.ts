@@ -24,7 +24,9 @@ const MAX_DETAIL_LENGTH = 1024;
 
 /**
  * Records every mutating API request, whatever its outcome, once the response
- * is out (an onResponse hook: it never delays or changes the answer). Wrapped
+ * is out (an onResponse hook: it never delays or changes the answer).
+ * Requests without valid credentials are recorded as unauthenticated, which
+ * AuditLog aggregates per source and minute and bounds apart. Wrapped
  * in fastify-plugin so the hook lands on the /api/v1 scope itself and covers
  * the routes of every plugin registered after it; it must come first in
  * API_ROUTE_PLUGINS.
@@ -56,7 +58,7 @@ export function auditHookPlugin(ctx: AppContext): FastifyPluginAsync {
         const params = (request.params ?? {}) as Record<string, unknown>;
         const named = describeAuditAction(request.method, pattern, params, isCollection);
         try {
-          await ctx.audit.record(auditInput(request, reply, named));
+          await ctx.audit.record({ ...auditInput(request, reply, named), route: routeUrl });
         } catch (err) {
           log.error(`could not record the audit entry of ${request.method} ${pattern}: ${errorMessage(err)}`, { request_id: request.id });
         }
@@ -68,7 +70,10 @@ export function auditHookPlugin(ctx: AppContext): FastifyPluginAsync {
 
 function auditInput(request: FastifyRequest, reply: FastifyReply, named: AuditAction): AuditInput {
   const status = reply.statusCode;
+  // A failed login is unauthenticated whatever cookie came with it: its user is text the client chose.
+  const failedLogin = request.routeOptions.url === LOGIN_ROUTE && status >= 400;
   return {
+    authenticated: Boolean(request.principal) && !failedLogin,
     user: auditUser(request),
     via: request.viaIpc ? 'ipc' : 'http',
     remote_address: request.viaIpc ? null : request.ip,

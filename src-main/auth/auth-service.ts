@@ -1,7 +1,7 @@
 import type { Principal, Role } from '../api/access.js';
 import type { RequestGuard } from '../api/http-app.js';
 import type { AppConfig } from '../core/config.js';
-import { AppError } from '../core/errors.js';
+import { AppError, isAppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { nowIso } from '../core/time.js';
 import type { EventLog } from '../events/event-log.js';
@@ -9,10 +9,12 @@ import type { Store } from '../store/store.js';
 import { SessionAndTokenAuthenticator } from './authenticator.js';
 import { HostAllowlist, createHostGuard } from './host-guard.js';
 import { ensureInitialAdmin } from './initial-admin.js';
-import { LoginThrottle, type LoginThrottleOptions } from './login-throttle.js';
+import { LoginLimits, type LoginAttempt, type LoginLimitsOptions } from './login-limits.js';
+import { PasswordHasher, type PasswordHasherOptions } from './password-hasher.js';
+import { RefusalDelay, type RefusalDelayOptions } from './refusal-delay.js';
 import { SessionStore, type SessionLimits } from './session-store.js';
 import { TokenStore } from './token-store.js';
-import { UserDirectory } from './user-directory.js';
+import { UserDirectory, type UserRow } from './user-directory.js';
 
 export const INVALID_CREDENTIALS = 'invalid username or password';
 
@@ -26,7 +28,12 @@ export interface AuthServiceOptions {
   /** Clock for sessions and tokens (tests). */
   now?: () => Date;
   sessionLimits?: Partial<SessionLimits>;
-  throttle?: LoginThrottleOptions;
+  /** Login throttles (per username+address, per source, global). */
+  throttle?: LoginLimitsOptions;
+  /** Password hashing concurrency, login queue and (tests) the derivation itself. */
+  hasher?: PasswordHasherOptions;
+  /** How refused (429) logins are held before the answer goes out. */
+  refusalDelay?: RefusalDelayOptions;
 }
 
 /** The identity part of login and session answers. */
@@ -70,7 +77,9 @@ export class AuthService {
   readonly users: UserDirectory;
   readonly sessions: SessionStore;
   readonly tokens: TokenStore;
-  readonly throttle: LoginThrottle;
+  readonly limits: LoginLimits;
+  readonly hasher: PasswordHasher;
+  readonly refusalDelay: RefusalDelay;
   readonly hosts: HostAllowlist;
   readonly authenticator: SessionAndTokenAuthenticator;
   /** Run on every request before authentication. */
@@ -82,9 +91,11 @@ export class AuthService {
   private constructor(options: AuthServiceOptions) {
     const now = options.now ?? (() => new Date());
     this.sessions = new SessionStore(options.store, { now, ...(options.sessionLimits ? { limits: options.sessionLimits } : {}) });
-    this.users = new UserDirectory(options.store, this.sessions, now);
+    this.hasher = new PasswordHasher(options.hasher);
+    this.users = new UserDirectory(options.store, this.sessions, now, this.hasher);
     this.tokens = new TokenStore(options.store, now);
-    this.throttle = new LoginThrottle(options.throttle);
+    this.limits = new LoginLimits(options.throttle);
+    this.refusalDelay = new RefusalDelay(options.refusalDelay);
     this.hosts = new HostAllowlist(options.extraHosts ? { extraHosts: options.extraHosts } : {});
     this.authenticator = new SessionAndTokenAuthenticator(this.users, this.sessions, this.tokens);
     this.guards = [createHostGuard(this.hosts)];
@@ -107,21 +118,29 @@ export class AuthService {
 
   /**
    * Checks credentials and opens a session. Unknown user, wrong password and
-   * disabled user fail alike (401, one message). After five failures for a
-   * username+IP within 15 minutes, attempts get 429 with Retry-After.
+   * disabled user fail alike (401, one message). Attempts past a throttle
+   * (per username+IP, per source, global) or while too many hashes wait get
+   * 429 with Retry-After, before any hashing, held for a moment first
+   * (RefusalDelay; docs/auth.md).
    */
   async login(input: LoginInput): Promise<LoginResult> {
-    const key = LoginThrottle.key(input.username, input.ip);
-    const retryAfter = this.throttle.retryAfterSeconds(key);
-    if (retryAfter > 0) {
-      throw new AppError('RATE_LIMITED', `too many failed logins for this username from your address; retry in ${retryAfter} s`, {
-        headers: { 'retry-after': String(retryAfter) },
-      });
+    let attempt: LoginAttempt;
+    try {
+      attempt = this.limits.admit(input.username, input.ip);
+    } catch (err) {
+      await this.refusalDelay.hold();
+      throw err;
     }
-    const user = await this.users.verifyCredentials(input.username, input.password);
+    let user: UserRow | null;
+    try {
+      user = await this.users.verifyCredentials(input.username, input.password);
+    } catch (err) {
+      attempt.abandoned();
+      if (isAppError(err) && err.code === 'RATE_LIMITED') await this.refusalDelay.hold();
+      throw err;
+    }
     if (!user) {
-      this.throttle.recordFailure(key);
-      const locked = this.throttle.retryAfterSeconds(key) > 0;
+      const { locked } = attempt.failed();
       this.events.emit({
         kind: 'auth.login_failed',
         level: 'warn',
@@ -131,7 +150,7 @@ export class AuthService {
       });
       throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
     }
-    this.throttle.reset(key);
+    attempt.succeeded();
     const opened = await this.sessions.create(user.id, { ip: input.ip, userAgent: input.userAgent ?? null });
     this.events.emit({
       kind: 'auth.login',

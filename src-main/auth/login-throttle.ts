@@ -8,7 +8,8 @@ export interface LoginThrottleOptions {
 }
 
 /**
- * Counts failed logins per username+IP in a sliding window. After
+ * Counts failed logins per key (username+IP, source address, or one key for
+ * the whole server: see LoginLimits) in a sliding window. After
  * `maxFailures` failures, attempts are refused until the oldest failure
  * leaves the window. Held in memory only: a restart forgets it.
  */
@@ -50,6 +51,18 @@ export class LoginThrottle {
     this.failures.delete(key);
     if (this.failures.size >= this.maxKeys) this.evict();
     this.failures.set(key, recent.slice(-this.maxFailures));
+  }
+
+  /**
+   * Takes back the newest failure of `key`: for callers that count an attempt
+   * as a failure up front (so concurrent attempts see each other) and learn
+   * later that it was not one.
+   */
+  refund(key: string): void {
+    const times = this.failures.get(key);
+    if (!times) return;
+    times.pop();
+    if (times.length === 0) this.failures.delete(key);
   }
 
   reset(key: string): void {

@@ -18,22 +18,45 @@ export interface ScryptParams {
  */
 export const DEFAULT_SCRYPT_PARAMS: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
 
+/** One scrypt derivation; `password` is already NFC-normalised. */
+export interface DeriveRequest {
+  password: string;
+  salt: Buffer;
+  params: ScryptParams;
+  keyLength: number;
+}
+
+/**
+ * Runs scrypt. Where it runs is the caller's choice: `deriveOnThreadPool`
+ * (libuv's pool, shared with file I/O) or PasswordHasher's worker threads.
+ */
+export type DeriveKey = (request: DeriveRequest) => Promise<Buffer>;
+
 const SALT_BYTES = 16;
 const KEY_BYTES = 64;
 const PREFIX = 'scrypt';
 
-function derive(password: string, salt: Buffer, params: ScryptParams, keyLength: number): Promise<Buffer> {
-  // scrypt needs 128*N*r bytes; allow twice that so Node's 32 MiB default never refuses our own parameters.
-  const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r };
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, keyLength, options, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+/** scrypt needs 128*N*r bytes; allow twice that so Node's 32 MiB default never refuses our own parameters. */
+export function scryptMaxmem(params: ScryptParams): number {
+  return 256 * params.N * params.r;
 }
 
+/** crypto.scrypt on libuv's thread pool. */
+export const deriveOnThreadPool: DeriveKey = ({ password, salt, params, keyLength }) => {
+  const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: scryptMaxmem(params) };
+  return new Promise((resolve, reject) => {
+    scrypt(password, salt, keyLength, options, (err, key) => (err ? reject(err) : resolve(key)));
+  });
+};
+
 /** Hashes a password as `scrypt$N$r$p$<salt base64>$<hash base64>`. */
-export async function hashPassword(password: string, params: ScryptParams = DEFAULT_SCRYPT_PARAMS): Promise<string> {
+export async function hashPassword(
+  password: string,
+  params: ScryptParams = DEFAULT_SCRYPT_PARAMS,
+  derive: DeriveKey = deriveOnThreadPool,
+): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, params, KEY_BYTES);
+  const key = await derive({ password: password.normalize('NFC'), salt, params, keyLength: KEY_BYTES });
   return [PREFIX, params.N, params.r, params.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
@@ -57,20 +80,31 @@ function parseHash(encoded: string): ParsedHash | null {
 }
 
 /** True when `password` matches `encoded`; a malformed hash never matches. Constant-time comparison. */
-export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
+export async function verifyPassword(password: string, encoded: string, derive: DeriveKey = deriveOnThreadPool): Promise<boolean> {
   const parsed = parseHash(encoded);
   if (!parsed) return false;
-  const key = await derive(password, parsed.salt, parsed.params, parsed.key.length);
+  const key = await derive({ password: password.normalize('NFC'), salt: parsed.salt, params: parsed.params, keyLength: parsed.key.length });
   return timingSafeEqual(key, parsed.key);
 }
 
-let dummyHash: Promise<string> | null = null;
+/**
+ * A well-formed hash with the default parameters that no password matches
+ * (its key is random, not derived): verifying against it costs exactly what
+ * verifying a real password costs, and making it costs nothing.
+ */
+const DUMMY_HASH = [
+  PREFIX,
+  DEFAULT_SCRYPT_PARAMS.N,
+  DEFAULT_SCRYPT_PARAMS.r,
+  DEFAULT_SCRYPT_PARAMS.p,
+  randomBytes(SALT_BYTES).toString('base64'),
+  randomBytes(KEY_BYTES).toString('base64'),
+].join('$');
 
 /**
  * Spends the same work as verifying a real password, for logins with an
  * unknown username, so response time does not reveal which usernames exist.
  */
-export async function spendDummyVerification(password: string): Promise<void> {
-  dummyHash ??= hashPassword(randomBytes(24).toString('base64url'));
-  await verifyPassword(password, await dummyHash);
+export async function spendDummyVerification(password: string, derive: DeriveKey = deriveOnThreadPool): Promise<void> {
+  await verifyPassword(password, DUMMY_HASH, derive);
 }

@@ -4,7 +4,8 @@ import { AppError, conflict, invalid, notFound } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
 import type { Collection } from '../store/collection.js';
 import type { Store } from '../store/store.js';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, hashPassword, spendDummyVerification, verifyPassword } from './password-hash.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-hash.js';
+import { PasswordHasher } from './password-hasher.js';
 import type { SessionStore } from './session-store.js';
 
 export const USERNAME_PATTERN = '^[A-Za-z0-9._-]{1,64}$';
@@ -58,11 +59,14 @@ export class UserDirectory {
   private readonly rows: Collection<UserRow>;
   private readonly sessions: SessionStore;
   private readonly now: () => Date;
+  /** Every hash and verification goes through it (bounded concurrency, off libuv's pool). */
+  readonly hasher: PasswordHasher;
 
-  constructor(store: Store, sessions: SessionStore, now: () => Date = () => new Date()) {
+  constructor(store: Store, sessions: SessionStore, now: () => Date = () => new Date(), hasher: PasswordHasher = new PasswordHasher()) {
     this.rows = store.collection<UserRow>('users', 'auth');
     this.sessions = sessions;
     this.now = now;
+    this.hasher = hasher;
   }
 
   get size(): number {
@@ -94,7 +98,7 @@ export class UserDirectory {
   async create(input: NewUser): Promise<PublicUser> {
     if (!USERNAME_RE.test(input.username)) throw invalid('body.username', 'must be 1-64 characters of A-Z a-z 0-9 . _ -');
     checkPassword('body.password', input.password);
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.hasher.hash(input.password);
     // Checked after the (slow) hash and right before the synchronous insert, so two concurrent creates cannot both pass.
     if (this.findByUsername(input.username)) {
       throw conflict(`a user named "${input.username}" already exists (usernames are case-insensitive)`, [
@@ -113,7 +117,7 @@ export class UserDirectory {
   async update(id: number, patch: UserPatch, keepSessionId?: number): Promise<PublicUser> {
     this.require(id);
     if (patch.password !== undefined) checkPassword('body.password', patch.password);
-    const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password);
+    const passwordHash = patch.password === undefined ? undefined : await this.hasher.hash(patch.password);
     const current = this.require(id);
     const nextRole = patch.role ?? current.role;
     const nextDisabled = patch.disabled ?? current.disabled;
@@ -145,10 +149,10 @@ export class UserDirectory {
   async changeOwnPassword(id: number, currentPassword: string, newPassword: string, keepSessionId?: number): Promise<PublicUser> {
     const current = this.require(id);
     checkPassword('body.new_password', newPassword);
-    if (!(await verifyPassword(currentPassword, current.password_hash))) {
+    if (!(await this.hasher.verify(currentPassword, current.password_hash, 'trusted'))) {
       throw invalid('body.current_password', 'is not your current password');
     }
-    const passwordHash = await hashPassword(newPassword);
+    const passwordHash = await this.hasher.hash(newPassword);
     const now = this.now();
     const updated = await this.rows.update(id, { password_hash: passwordHash, password_changed_at: nowIso(now) }, now);
     if (!updated) throw notFound('user', id);
@@ -158,15 +162,16 @@ export class UserDirectory {
 
   /**
    * The enabled user these credentials belong to, or null. An unknown
-   * username still spends a full hash, so timing does not reveal which names exist.
+   * username still spends a full hash, so timing does not reveal which names
+   * exist. As a login it may be refused (429) when too many hashes wait.
    */
   async verifyCredentials(username: string, password: string): Promise<UserRow | null> {
     const row = this.findByUsername(username);
     if (!row) {
-      await spendDummyVerification(password);
+      await this.hasher.spendDummy(password, 'login');
       return null;
     }
-    const ok = await verifyPassword(password, row.password_hash);
+    const ok = await this.hasher.verify(password, row.password_hash, 'login');
     return ok && !row.disabled ? row : null;
   }
 

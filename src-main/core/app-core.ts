@@ -5,7 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Authenticator } from '../api/access.js';
 import { buildHttpApp, type ApiApp, type RequestGuard } from '../api/http-app.js';
 import { API_ROUTE_PLUGINS } from '../api/routes/index.js';
-import { AuthService } from '../auth/auth-service.js';
+import { AuthService, type AuthServiceOptions } from '../auth/auth-service.js';
 import { BootFiles } from '../boot-files/boot-files.js';
 import { httpBootPlugin } from '../boot-files/http-boot-plugin.js';
 import { archmapFileRefs } from '../bootloaders/archmap-refs.js';
@@ -60,6 +60,8 @@ export interface AppCoreOptions {
   guards?: readonly RequestGuard[];
   /** Host names the DNS-rebinding guard accepts beyond the machine's own names and addresses. */
   allowedHosts?: readonly string[];
+  /** Login throttles and password hashing (tests lower limits and count hashes). */
+  auth?: Pick<AuthServiceOptions, 'throttle' | 'hasher' | 'refusalDelay'>;
   /** SSE timing (tests shorten the heartbeat). */
   sse?: Partial<SseSettings>;
   /** Time limit of update feed requests and download stalls (tests shorten it); default 10 s. */
@@ -138,7 +140,7 @@ export class AppCore {
       currentVersion: build.version,
       ...(options.updateTimeoutMs !== undefined ? { timeoutMs: options.updateTimeoutMs } : {}),
     });
-    const auth = await AuthService.create({ store, events, log, config, ...(options.allowedHosts ? { extraHosts: options.allowedHosts } : {}) });
+    const auth = await AuthService.create({ store, events, log, config, ...options.auth, ...(options.allowedHosts ? { extraHosts: options.allowedHosts } : {}) });
     const dhcp = await createDhcpArea({ store, network, log, dataDir: config.dataDir });
     // Rendered scripts name the HTTP port; it is read at render time because with port 0 (tests) it is known only once listening.
     const listening: { app: ApiApp | null } = { app: null };
@@ -272,6 +274,8 @@ export class AppCore {
     await this.ctx.services.stopAll();
     await this.ctx.templates.close();
     await this.ctx.leases.close();
+    // Aggregated counts of unauthenticated requests are held in memory for a few seconds.
+    await this.ctx.audit.flush();
     await this.ctx.store.close();
   }
 

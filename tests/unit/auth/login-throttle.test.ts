@@ -51,4 +51,17 @@ describe('LoginThrottle', () => {
     for (let i = 0; i < 4; i += 1) throttle.recordFailure(last);
     expect(throttle.retryAfterSeconds(last)).toBeGreaterThan(0);
   });
+
+  it('takes back the newest failure on refund (an attempt counted up front that succeeded)', () => {
+    const throttle = new LoginThrottle({ maxFailures: 2 });
+    const key = 'source';
+    throttle.recordFailure(key);
+    throttle.recordFailure(key);
+    expect(throttle.retryAfterSeconds(key)).toBeGreaterThan(0);
+    throttle.refund(key);
+    expect(throttle.retryAfterSeconds(key)).toBe(0);
+    throttle.refund(key);
+    throttle.refund(key);
+    expect(throttle.size).toBe(0);
+  });
 });

@@ -79,6 +79,19 @@ export interface AuditEntry {
   outcome: 'success' | 'failure';
   status: number;
   request_id: string;
+  /** false for requests without valid credentials (kept apart, aggregated per source and minute). */
+  authenticated: boolean;
+  /** Requests the row stands for: 1, or an aggregate's size. */
+  count: number;
+  aggregate: AuditAggregate | null;
+}
+
+/** Unauthenticated requests of one source in one minute, folded into one audit row. */
+export interface AuditAggregate {
+  window_start: string;
+  last_at: string;
+  breakdown: { method: string; route: string; status: number; count: number }[];
+  other: number;
 }
 
 export interface LogFile {

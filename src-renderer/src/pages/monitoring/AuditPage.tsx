@@ -39,12 +39,27 @@ const COLUMNS: Column<AuditEntry>[] = [
       </Group>
     ),
   },
-  { key: 'request', header: 'Request', render: (a) => <Text size="xs" className="mono pre-wrap">{`${a.method} ${a.path}`}</Text> },
+  { key: 'request', header: 'Request', render: (a) => (a.aggregate ? <AggregateSummary entry={a} /> : <Text size="xs" className="mono pre-wrap">{`${a.method} ${a.path}`}</Text>) },
 ];
+
+/** "N unauthenticated requests in minute M", with the counts by method, route and status. */
+function AggregateSummary({ entry }: { entry: AuditEntry }) {
+  const aggregate = entry.aggregate!;
+  const kinds = aggregate.breakdown.map((item) => `${item.count}× ${item.method} ${item.route} → ${item.status}`);
+  if (aggregate.other > 0) kinds.push(`${aggregate.other}× other`);
+  return (
+    <div>
+      <Text size="xs">{`${entry.count} unauthenticated request${entry.count === 1 ? '' : 's'} in the minute from ${formatDateTime(aggregate.window_start)}`}</Text>
+      <Text size="xs" c="dimmed" className="mono pre-wrap">
+        {kinds.join('\n')}
+      </Text>
+    </div>
+  );
+}
 
 /** `/audit` (operator): who changed what, through which route, and whether it worked. */
 export function AuditPage() {
-  const table = useTableParams({ defaultSort: '-id', filters: ['user', 'action', 'resource', 'outcome', 'since', 'until'] as const });
+  const table = useTableParams({ defaultSort: '-id', filters: ['user', 'action', 'resource', 'outcome', 'authenticated', 'since', 'until'] as const });
   const query = useApiList<AuditEntry>(keys.audit, '/audit-logs', table.apiParams);
   return (
     <Stack gap="md">
@@ -63,6 +78,16 @@ export function AuditPage() {
             { value: 'failure', label: 'Failure' },
           ]}
           width={150}
+        />
+        <TableFilter
+          table={table}
+          name="authenticated"
+          label="Credentials"
+          options={[
+            { value: 'true', label: 'Signed in' },
+            { value: 'false', label: 'Unauthenticated' },
+          ]}
+          width={170}
         />
         <DateRangeFilter table={table} />
       </Group>

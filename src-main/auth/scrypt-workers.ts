@@ -1,0 +1,154 @@
+import { Worker } from 'node:worker_threads';
+import { scryptMaxmem, type DeriveRequest } from './password-hash.js';
+
+/**
+ * The worker's whole program, run with `eval` (CommonJS, built-in modules
+ * only), so it needs no file of its own next to the built or the TypeScript
+ * sources. scryptSync blocks this worker's thread only, never libuv's pool.
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { scryptSync } = require('node:crypto');
+parentPort.on('message', (job) => {
+  try {
+    const key = scryptSync(job.password, Buffer.from(job.salt), job.keyLength, { N: job.N, r: job.r, p: job.p, maxmem: job.maxmem });
+    parentPort.postMessage({ id: job.id, key: new Uint8Array(key) });
+  } catch (err) {
+    parentPort.postMessage({ id: job.id, error: err && err.message ? err.message : String(err) });
+  }
+});
+`;
+
+interface WorkerReply {
+  id: number;
+  key?: Uint8Array;
+  error?: string;
+}
+
+interface Job {
+  id: number;
+  request: DeriveRequest;
+  resolve: (key: Buffer) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  idleTimer: NodeJS.Timeout | null;
+}
+
+export interface ScryptWorkersOptions {
+  /** Worker threads at most (each runs one derivation at a time). */
+  size: number;
+  /** A worker idle this long is ended, returning its memory; the next job starts a new one. */
+  idleMs?: number;
+}
+
+/**
+ * scrypt in dedicated worker threads. crypto.scrypt would run on libuv's
+ * thread pool (4 threads), which every fs call and fsync also waits for: a
+ * login flood then queues the store's durable writes behind 32 MiB hashes.
+ * Here hashing has threads of its own and the pool stays free for the disk.
+ */
+export class ScryptWorkers {
+  private readonly size: number;
+  private readonly idleMs: number;
+  private readonly slots: Slot[] = [];
+  private readonly waiting: Job[] = [];
+  private nextId = 1;
+
+  constructor(options: ScryptWorkersOptions) {
+    this.size = Math.max(1, options.size);
+    this.idleMs = options.idleMs ?? 30_000;
+  }
+
+  /** Live worker threads. */
+  get threads(): number {
+    return this.slots.length;
+  }
+
+  derive(request: DeriveRequest): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ id: this.nextId++, request, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Ends every worker; jobs still running fail. */
+  async close(): Promise<void> {
+    const slots = this.slots.splice(0);
+    for (const job of this.waiting.splice(0)) job.reject(new Error('password hashing stopped'));
+    await Promise.all(slots.map((slot) => this.end(slot, new Error('password hashing stopped'))));
+  }
+
+  private dispatch(): void {
+    while (this.waiting.length > 0) {
+      const slot = this.slots.find((candidate) => candidate.job === null) ?? (this.slots.length < this.size ? this.spawn() : null);
+      if (!slot) return;
+      const job = this.waiting.shift()!;
+      this.run(slot, job);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_SOURCE, { eval: true, name: 'bootwright-scrypt' });
+    const slot: Slot = { worker, job: null, idleTimer: null };
+    worker.on('message', (reply: WorkerReply) => this.finish(slot, reply));
+    worker.on('error', (err) => this.fail(slot, err));
+    worker.on('exit', (code) => this.fail(slot, new Error(`the password hashing worker exited (code ${code})`)));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private run(slot: Slot, job: Job): void {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
+    slot.job = job;
+    // A running hash keeps the process alive until it answers; an idle worker does not.
+    slot.worker.ref();
+    const { password, salt, params, keyLength } = job.request;
+    // A copy of just the salt's bytes: cloning a pooled Buffer would copy its whole 8 KiB pool.
+    slot.worker.postMessage({ id: job.id, password, salt: Uint8Array.from(salt), keyLength, N: params.N, r: params.r, p: params.p, maxmem: scryptMaxmem(params) });
+  }
+
+  private finish(slot: Slot, reply: WorkerReply): void {
+    const job = slot.job;
+    if (!job || job.id !== reply.id) return;
+    slot.job = null;
+    slot.worker.unref();
+    if (reply.key) job.resolve(Buffer.from(reply.key.buffer, reply.key.byteOffset, reply.key.byteLength));
+    else job.reject(new Error(`scrypt failed: ${reply.error ?? 'no key'}`));
+    slot.idleTimer = setTimeout(() => {
+      const index = this.slots.indexOf(slot);
+      if (index >= 0 && slot.job === null) {
+        this.slots.splice(index, 1);
+        void this.end(slot, null);
+      }
+    }, this.idleMs);
+    slot.idleTimer.unref();
+    this.dispatch();
+  }
+
+  /** A worker that died: its job fails, it leaves the pool, and waiting jobs get a fresh one. */
+  private fail(slot: Slot, err: Error): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    const job = slot.job;
+    slot.job = null;
+    job?.reject(err);
+    this.dispatch();
+  }
+
+  private async end(slot: Slot, err: Error | null): Promise<void> {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.worker.removeAllListeners('exit');
+    slot.worker.removeAllListeners('message');
+    slot.worker.on('error', () => undefined);
+    const job = slot.job;
+    slot.job = null;
+    if (job && err) job.reject(err);
+    await slot.worker.terminate();
+  }
+}
