@@ -79,6 +79,8 @@ export async function withConnection<T>(
   const run = async (): Promise<T> => {
     const connection = await connector(target, signal);
     try {
+      // A connector that finished after the deadline gets no work: the caller has its answer already.
+      if (signal.aborted) throw signal.reason as Error;
       return await work(connection);
     } finally {
       await connection.close().catch(() => undefined);
