@@ -1,6 +1,6 @@
 import type { FieldError } from '../core/errors.js';
 import { isPrintableText, printableProblem } from '../core/printable-text.js';
-import { ipFamily } from '../network/ip-math.js';
+import { bmcAddressProblem, isValidPort } from './bmc-address.js';
 import { BMC_PROTOCOLS, DEFAULT_PORTS, type BmcProtocol } from './bmc-client.js';
 import type { BmcConfig, BmcConfigInput, BmcPrivilege } from './bmc-config-types.js';
 import type { HostDirectory } from './host-directory.js';
@@ -19,14 +19,9 @@ export interface CheckedBmcFields {
   privilege: BmcPrivilege;
 }
 
-const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 export const NAME_MAX = 64;
 export const USERNAME_MAX = 64;
 export const PASSWORD_MAX = 128;
-
-export function isValidBmcAddress(address: string): boolean {
-  return ipFamily(address) !== null || HOSTNAME.test(address);
-}
 
 export interface CheckContext {
   /** The row being updated (its values fill in what the input leaves out). */
@@ -55,11 +50,11 @@ export function checkBmcInput(
   else if (name.length > NAME_MAX) errors.push({ field: 'name', message: `must be at most ${NAME_MAX} characters` });
   else if (!isPrintableText(name)) errors.push({ field: 'name', message: printableProblem(name)! });
   const address = (input.address ?? existing?.address ?? '').trim();
-  if (address === '') errors.push({ field: 'address', message: 'is required' });
-  else if (!isValidBmcAddress(address)) errors.push({ field: 'address', message: `"${address}" is not an IP address or host name` });
+  const addressProblem = bmcAddressProblem(address);
+  if (addressProblem) errors.push({ field: 'address', message: addressProblem });
   // Changing the protocol without a port moves to that protocol's default port.
   const port = input.port ?? (input.protocol !== undefined && input.protocol !== existing?.protocol ? undefined : existing?.port) ?? DEFAULT_PORTS[protocol];
-  if (!Number.isInteger(port) || port < 1 || port > 65535) errors.push({ field: 'port', message: 'must be an integer from 1 to 65535' });
+  if (!isValidPort(port)) errors.push({ field: 'port', message: 'must be an integer from 1 to 65535' });
   const username = input.username ?? existing?.username ?? '';
   if (username === '') errors.push({ field: 'username', message: 'is required' });
   else if (username.length > USERNAME_MAX) errors.push({ field: 'username', message: `must be at most ${USERNAME_MAX} characters` });

@@ -90,7 +90,7 @@ export class BmcService {
       const { identity, state } = await withConnection(this.deps.connector, await this.configs.target(config), async (connection) => ({
         identity: await connection.identify(),
         state: await connection.powerState(),
-      }));
+      }), this.limit());
       this.requests.inc({ protocol: config.protocol, action: 'refresh', result: 'ok' });
       const updated = await this.configs.recordState(id, {
         vendor: identity.vendor,
@@ -126,7 +126,7 @@ export class BmcService {
     const config = this.configs.require(id);
     const what = `boot device ${request.device} (${request.persistent ? 'persistent' : 'next boot'}, ${request.efi ? 'UEFI' : 'legacy'})`;
     try {
-      await withConnection(this.deps.connector, await this.configs.target(config), (connection) => connection.setBootDevice(request));
+      await withConnection(this.deps.connector, await this.configs.target(config), (connection) => connection.setBootDevice(request), this.limit());
     } catch (err) {
       this.requests.inc({ protocol: config.protocol, action: 'boot_device', result: 'failed' });
       await this.recordFailure(config, err);
@@ -190,7 +190,7 @@ export class BmcService {
         if (request === 'status') return connection.powerState();
         await connection.power(request);
         return STATE_AFTER[request];
-      });
+      }, this.limit());
     } catch (err) {
       this.requests.inc({ protocol: config.protocol, action: request, result: 'failed' });
       await this.recordFailure(config, err);
@@ -201,6 +201,11 @@ export class BmcService {
     const updated = await this.configs.recordState(config.id, { power_state: state, last_checked_at: nowIso(), last_error: null });
     if (request !== 'status') this.emitResult('bmc.power', config, `power ${request}`, user, null, { action: request });
     return { action: request, power_state: state, config: configView(updated ?? config) };
+  }
+
+  /** The time limit of one whole BMC operation. */
+  private limit(): { operationMs: number } {
+    return { operationMs: this.deps.timing.operationMs };
   }
 
   private async recordFailure(config: BmcConfig, err: unknown): Promise<void> {

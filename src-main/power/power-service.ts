@@ -45,6 +45,7 @@ export class PowerService {
     const timing: BmcTiming = {
       ipmi: options.bmcTiming?.ipmi ?? DEFAULT_BMC_TIMING.ipmi,
       redfishTimeoutMs: options.bmcTiming?.redfishTimeoutMs ?? DEFAULT_BMC_TIMING.redfishTimeoutMs,
+      operationMs: options.bmcTiming?.operationMs ?? DEFAULT_BMC_TIMING.operationMs,
     };
     this.wol = new WolService({
       network: deps.network,

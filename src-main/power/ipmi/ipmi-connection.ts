@@ -87,11 +87,12 @@ function credentialBytes(target: BmcTarget): { username: Buffer; password: Buffe
  * Logs in to an IPMI BMC: RMCP+ (lanplus) when the BMC offers IPMI v2.0,
  * otherwise an IPMI v1.5 MD5 session.
  */
-export async function connectIpmi(target: BmcTarget, timing: IpmiTiming = DEFAULT_IPMI_TIMING): Promise<IpmiConnection> {
+export async function connectIpmi(target: BmcTarget, timing: IpmiTiming = DEFAULT_IPMI_TIMING, signal?: AbortSignal): Promise<IpmiConnection> {
   const { username, password } = credentialBytes(target);
   const privilege = target.privilege === 'operator' ? Privilege.OPERATOR : Privilege.ADMINISTRATOR;
   const label = `${target.address}:${target.port}`;
-  const exchange = await UdpExchange.open(target.address, target.port);
+  // The signal closes the exchange: a session being set up or used fails with the deadline's error.
+  const exchange = await UdpExchange.open(target.address, target.port, signal);
   try {
     const caps = await getChannelAuthCapabilities(exchange, privilege, exchangeOptions(timing), label);
     const session = caps.supportsV20
@@ -109,8 +110,8 @@ function suitesFor(cipherSuite: 3 | 17 | null): readonly CipherSuiteId[] {
 }
 
 /** Asks a BMC what it supports without logging in (for protocol detection). */
-export async function ipmiCapabilities(address: string, port: number, timing: IpmiTiming = DEFAULT_IPMI_TIMING): Promise<ChannelAuthCapabilities> {
-  const exchange = await UdpExchange.open(address, port);
+export async function ipmiCapabilities(address: string, port: number, timing: IpmiTiming = DEFAULT_IPMI_TIMING, signal?: AbortSignal): Promise<ChannelAuthCapabilities> {
+  const exchange = await UdpExchange.open(address, port, signal);
   try {
     return await getChannelAuthCapabilities(exchange, Privilege.ADMINISTRATOR, exchangeOptions(timing), `${address}:${port}`);
   } finally {

@@ -1,6 +1,13 @@
 import dgram from 'node:dgram';
 import { isIP } from 'node:net';
+import { isValidBmcAddress, isValidPort } from '../bmc-address.js';
 import { BmcError } from '../bmc-error.js';
+
+/** Whatever a check of a BMC datagram threw, as a BmcError (a decoder bug must not look like anything else). */
+function asBmcError(err: unknown, target: string): BmcError {
+  if (err instanceof BmcError) return err;
+  return new BmcError('protocol', `${target}: malformed answer: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+}
 
 export interface ExchangeOptions {
   /** Time for one attempt before the request is sent again. */
@@ -22,6 +29,8 @@ export class UdpExchange {
   private waiter: { accept: (msg: Buffer) => boolean; resolve: () => void; reject: (err: Error) => void } | null = null;
   private failure: BmcError | null = null;
   private closed = false;
+  /** Told once when the exchange closes (drops the abort listener). */
+  private onClose: (() => void) | null = null;
 
   private constructor(socket: dgram.Socket, target: string) {
     this.socket = socket;
@@ -35,7 +44,7 @@ export class UdpExchange {
       } catch (err) {
         // A matching response that failed verification ends the exchange with that error.
         this.waiter = null;
-        waiter.reject(err instanceof Error ? err : new Error(String(err)));
+        waiter.reject(asBmcError(err, target));
         return;
       }
       if (accepted) {
@@ -56,21 +65,44 @@ export class UdpExchange {
   }
 
   /** Opens a socket connected to address:port (hostnames are resolved); rejects with a BmcError. */
-  static async open(address: string, port: number): Promise<UdpExchange> {
-    const socket = dgram.createSocket(isIP(address) === 6 ? 'udp6' : 'udp4');
+  static async open(address: string, port: number, signal?: AbortSignal): Promise<UdpExchange> {
     const target = `${address}:${port}`;
+    // The resolver would cut "a\0b" at the NUL and talk to "a"; refuse such names outright.
+    if (!isValidBmcAddress(address) || !isValidPort(port)) throw new BmcError('unreachable', `${JSON.stringify(target)} is not a valid BMC address and port`);
+    if (signal?.aborted) throw signal.reason as Error;
+    const socket = dgram.createSocket(isIP(address) === 6 ? 'udp6' : 'udp4');
     await new Promise<void>((resolve, reject) => {
-      const onError = (err: NodeJS.ErrnoException) => {
-        socket.close();
-        reject(new BmcError('unreachable', `${target}: ${err.code === 'ENOTFOUND' ? 'the host name does not resolve' : err.message}`));
+      let done = false;
+      const settle = (err: BmcError | null) => {
+        if (done) return;
+        done = true;
+        signal?.removeEventListener('abort', onAbort);
+        if (!err) return resolve();
+        try {
+          socket.close();
+        } catch {
+          // Already closed.
+        }
+        reject(err);
       };
-      socket.once('error', onError);
-      socket.connect(port, address, () => {
-        socket.off('error', onError);
-        resolve();
-      });
+      const onAbort = () => settle(signal!.reason instanceof BmcError ? signal!.reason : new BmcError('timeout', `${target}: aborted`));
+      // Stays for the socket's life: a late error after close or abort must find a listener.
+      socket.on('error', (err: NodeJS.ErrnoException) => settle(new BmcError('unreachable', `${target}: ${err.code === 'ENOTFOUND' ? 'the host name does not resolve' : err.message}`)));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        socket.connect(port, address, () => settle(null));
+      } catch (err) {
+        settle(asBmcError(err, target));
+      }
     });
-    return new UdpExchange(socket, target);
+    const exchange = new UdpExchange(socket, target);
+    // The operation's deadline ends the conversation: the waiting exchange fails with the deadline's error.
+    if (signal) {
+      const onAbort = () => exchange.close(signal.reason instanceof BmcError ? signal.reason : undefined);
+      signal.addEventListener('abort', onAbort, { once: true });
+      exchange.onClose = () => signal.removeEventListener('abort', onAbort);
+    }
+    return exchange;
   }
 
   /**
@@ -91,7 +123,13 @@ export class UdpExchange {
 
   /** Sends without waiting for an answer (Close Session is best effort). */
   sendOnly(datagram: Buffer): void {
-    if (!this.closed && !this.failure) this.socket.send(datagram);
+    if (this.closed || this.failure) return;
+    try {
+      // A callback, so a send error is reported here and not as an 'error' event.
+      this.socket.send(datagram, () => undefined);
+    } catch {
+      // Best effort by definition.
+    }
   }
 
   private attempt(datagram: Buffer, accept: (msg: Buffer) => boolean, attemptMs: number): Promise<boolean> {
@@ -111,20 +149,31 @@ export class UdpExchange {
           reject(err);
         },
       };
-      this.socket.send(datagram, (err) => {
-        if (err && this.waiter) {
-          const waiter = this.waiter;
-          this.waiter = null;
-          waiter.reject(new BmcError('unreachable', `${this.target}: send failed: ${err.message}`));
-        }
-      });
+      const sendFailed = (err: Error) => {
+        if (!this.waiter) return;
+        const waiter = this.waiter;
+        this.waiter = null;
+        waiter.reject(new BmcError('unreachable', `${this.target}: send failed: ${err.message}`));
+      };
+      try {
+        this.socket.send(datagram, (err) => {
+          if (err) sendFailed(err);
+        });
+      } catch (err) {
+        // A closed socket throws synchronously; the timer is cleared by the waiter's reject.
+        sendFailed(err instanceof Error ? err : new Error(String(err)));
+      }
     });
   }
 
-  close(): void {
+  /** Closes the socket; a waiting exchange fails with `reason` (default: "the connection was closed"). */
+  close(reason?: BmcError): void {
     if (this.closed) return;
     this.closed = true;
-    this.waiter?.reject(new BmcError('protocol', `${this.target}: the connection was closed`));
+    if (reason) this.failure = reason;
+    this.onClose?.();
+    this.onClose = null;
+    this.waiter?.reject(reason ?? new BmcError('protocol', `${this.target}: the connection was closed`));
     this.waiter = null;
     try {
       this.socket.close();

@@ -1,6 +1,7 @@
 import { BmcError } from '../bmc-error.js';
 import type { BmcConnection, BmcIdentity, BmcTarget, BootDevice, BootDeviceRequest, PowerAction, PowerState } from '../bmc-client.js';
 import { redfishErrorMessage, redfishRequest, type RedfishHttpOptions, type RedfishResponse } from './redfish-http.js';
+import { servicePath } from './redfish-path.js';
 
 export const SERVICE_ROOT = '/redfish/v1';
 export const DEFAULT_REDFISH_TIMEOUT_MS = 10_000;
@@ -24,26 +25,45 @@ interface SystemResource {
   allowedResets: readonly string[] | null;
 }
 
-function asObject(value: unknown): Record<string, unknown> {
+/** Longest text we keep from a BMC (vendor, model, versions, error messages); real values are short. */
+export const MAX_BMC_TEXT = 256;
+/** Longest ETag we echo back in If-Match. */
+const MAX_ETAG = 256;
+
+/** A JSON object the BMC must have sent where one is expected; an array, string or null is a protocol error. */
+function expectObject(value: unknown, what: string, target: string): Record<string, unknown> {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  throw new BmcError('protocol', `${target}: ${what} is not a JSON object`);
+}
+
+/** A member that may be absent: an object, or an empty one for anything else. */
+function optionalObject(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-function text(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+/** A BMC's text, bounded and without control characters (it is stored and shown). */
+export function bmcText(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const clean = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim().slice(0, MAX_BMC_TEXT);
+  return clean === '' ? null : clean;
 }
 
-/** A same-service path from an @odata.id; anything else (another host, a scheme) is refused. */
-function servicePath(value: unknown, what: string, target: string): string {
-  const id = text(value);
-  if (!id || !id.startsWith('/redfish/v1') || id.includes('..') || /[\s?#]/.test(id)) {
-    throw new BmcError('protocol', `${target}: ${what} has no usable @odata.id`);
-  }
-  return id;
+const text = bmcText;
+
+/** An ETag fit for an If-Match header (printable ASCII, bounded), else none. */
+function usableEtag(value: unknown): string | null {
+  return typeof value === 'string' && value.length <= MAX_ETAG && /^[\x21-\x7e]+$/.test(value) ? value : null;
 }
 
 /**
  * Power control over Redfish (DMTF DSP0266, schema ComputerSystem): the
  * first member of the Systems collection is the machine we control.
+ *
+ * Every answer is treated as hostile: objects must be objects, paths taken
+ * from the JSON go through servicePath (under /redfish/v1/, bounded,
+ * percent-encoded), only the first Systems member is followed, texts are
+ * bounded, and `signal` (the caller's deadline for the whole operation)
+ * aborts whatever request is in flight.
  */
 export class RedfishConnection implements BmcConnection {
   readonly protocol = 'redfish' as const;
@@ -53,36 +73,42 @@ export class RedfishConnection implements BmcConnection {
   private readonly target: string;
   private readonly system: SystemResource;
   private readonly root: Record<string, unknown>;
+  private readonly signal: AbortSignal | undefined;
 
-  private constructor(http: RedfishHttpOptions, target: string, system: SystemResource, root: Record<string, unknown>) {
+  private constructor(http: RedfishHttpOptions, target: string, system: SystemResource, root: Record<string, unknown>, signal: AbortSignal | undefined) {
     this.http = http;
     this.target = target;
     this.system = system;
     this.root = root;
+    this.signal = signal;
     this.description = `Redfish ${text(root.RedfishVersion) ?? '(version not stated)'}`;
   }
 
   /** Reads the service root (no credentials needed), then logs in by reading the system. */
-  static async connect(target: BmcTarget, timeoutMs = DEFAULT_REDFISH_TIMEOUT_MS): Promise<RedfishConnection> {
+  static async connect(target: BmcTarget, timeoutMs = DEFAULT_REDFISH_TIMEOUT_MS, signal?: AbortSignal): Promise<RedfishConnection> {
     const label = `${target.address}:${target.port}`;
     const anonymous: RedfishHttpOptions = { address: target.address, port: target.port, credentials: null, verifyTls: target.verifyTls, timeoutMs };
-    const root = asObject(expectOk(await redfishRequest(anonymous, 'GET', SERVICE_ROOT), 'service root', label).body);
+    const get = async (options: RedfishHttpOptions, path: string, what: string) =>
+      expectObject(expectOk(await redfishRequest(options, 'GET', path, undefined, {}, signal), what, label).body, what, label);
+    const root = await get(anonymous, SERVICE_ROOT, 'service root');
     if (!('RedfishVersion' in root) && !('Systems' in root)) throw new BmcError('protocol', `${label}: ${SERVICE_ROOT} is not a Redfish service root`);
     const http: RedfishHttpOptions = { ...anonymous, credentials: { username: target.username, password: target.password } };
-    const systemsPath = servicePath(asObject(root.Systems)['@odata.id'], 'Systems', label);
-    const systems = asObject(expectOk(await redfishRequest(http, 'GET', systemsPath), 'Systems collection', label).body);
-    const members = Array.isArray(systems.Members) ? systems.Members : [];
+    const systemsPath = servicePath(optionalObject(root.Systems)['@odata.id'], 'Systems', label);
+    const systems = await get(http, systemsPath, 'Systems collection');
+    if (systems.Members !== undefined && !Array.isArray(systems.Members)) throw new BmcError('protocol', `${label}: Systems Members is not a JSON array`);
+    const members: unknown[] = (systems.Members as unknown[] | undefined) ?? [];
     if (members.length === 0) throw new BmcError('unsupported', `${label}: the Redfish service lists no computer system`);
-    const path = servicePath(asObject(members[0])['@odata.id'], 'Systems member', label);
-    const resource = asObject(expectOk(await redfishRequest(http, 'GET', path), 'computer system', label).body);
-    const reset = asObject(asObject(resource.Actions)['#ComputerSystem.Reset']);
+    // Only the first member is ever followed, however many the BMC lists.
+    const path = servicePath(expectObject(members[0], 'Systems member', label)['@odata.id'], 'Systems member', label);
+    const resource = await get(http, path, 'computer system');
+    const reset = optionalObject(optionalObject(resource.Actions)['#ComputerSystem.Reset']);
     const allowed = reset['ResetType@Redfish.AllowableValues'];
     const system: SystemResource = {
       path,
       resetTarget: reset.target === undefined ? `${path}/Actions/ComputerSystem.Reset` : servicePath(reset.target, 'the Reset action', label),
-      allowedResets: Array.isArray(allowed) ? allowed.filter((value): value is string => typeof value === 'string') : null,
+      allowedResets: Array.isArray(allowed) ? allowed.filter((value): value is string => typeof value === 'string').slice(0, 64) : null,
     };
-    return new RedfishConnection(http, label, system, root);
+    return new RedfishConnection(http, label, system, root, signal);
   }
 
   async identify(): Promise<BmcIdentity> {
@@ -107,14 +133,15 @@ export class RedfishConnection implements BmcConnection {
     const allowed = this.system.allowedResets;
     const resetType = allowed ? candidates.find((type) => allowed.includes(type)) : candidates[0];
     if (!resetType) {
-      throw new BmcError('unsupported', `${this.target}: the system does not offer ${candidates.join(' or ')} (allowed: ${allowed?.join(', ') ?? 'none'})`);
+      const offered = allowed && allowed.length > 0 ? allowed.map((value) => text(value) ?? '?').slice(0, 16).join(', ') : 'none';
+      throw new BmcError('unsupported', `${this.target}: the system does not offer ${candidates.join(' or ')} (allowed: ${offered})`);
     }
-    expectOk(await redfishRequest(this.http, 'POST', this.system.resetTarget, { ResetType: resetType }), `ComputerSystem.Reset ${resetType}`, this.target);
+    expectOk(await redfishRequest(this.http, 'POST', this.system.resetTarget, { ResetType: resetType }, {}, this.signal), `ComputerSystem.Reset ${resetType}`, this.target);
   }
 
   async setBootDevice(request: BootDeviceRequest): Promise<void> {
     const current = await this.readSystem();
-    const etag = current.headers.etag;
+    const etag = usableEtag(current.headers.etag);
     const body = {
       Boot: {
         BootSourceOverrideTarget: BOOT_TARGETS[request.device],
@@ -123,8 +150,8 @@ export class RedfishConnection implements BmcConnection {
       },
     };
     // Services that use ETags require If-Match on PATCH (DSP0266 §7.5.2); send it whenever we have one.
-    const headers: Record<string, string> = typeof etag === 'string' ? { 'if-match': etag } : {};
-    expectOk(await redfishRequest(this.http, 'PATCH', this.system.path, body, headers), 'boot source override', this.target);
+    const headers: Record<string, string> = etag ? { 'if-match': etag } : {};
+    expectOk(await redfishRequest(this.http, 'PATCH', this.system.path, body, headers, this.signal), 'boot source override', this.target);
   }
 
   async close(): Promise<void> {
@@ -132,14 +159,14 @@ export class RedfishConnection implements BmcConnection {
   }
 
   private async readSystem(): Promise<{ body: Record<string, unknown>; headers: RedfishResponse['headers'] }> {
-    const response = expectOk(await redfishRequest(this.http, 'GET', this.system.path), 'computer system', this.target);
-    return { body: asObject(response.body), headers: response.headers };
+    const response = expectOk(await redfishRequest(this.http, 'GET', this.system.path, undefined, {}, this.signal), 'computer system', this.target);
+    return { body: expectObject(response.body, 'computer system', this.target), headers: response.headers };
   }
 }
 
 function expectOk(response: RedfishResponse, what: string, target: string): RedfishResponse {
   if (response.status >= 200 && response.status < 300) return response;
-  const detail = redfishErrorMessage(response.body);
+  const detail = text(redfishErrorMessage(response.body));
   const suffix = detail ? `: ${detail}` : '';
   if (response.status === 401 || response.status === 403) {
     throw new BmcError('auth_failed', `${target}: authentication failed (HTTP ${response.status} on ${what})${suffix}`);
@@ -147,12 +174,15 @@ function expectOk(response: RedfishResponse, what: string, target: string): Redf
   if (response.status === 404 || response.status === 405 || response.status === 501) {
     throw new BmcError('unsupported', `${target}: ${what} is not available (HTTP ${response.status})${suffix}`);
   }
+  if (response.status >= 300 && response.status < 400) {
+    throw new BmcError('protocol', `${target}: ${what} answered with a redirect (HTTP ${response.status}); redirects are not followed`);
+  }
   throw new BmcError('command_failed', `${target}: ${what} failed with HTTP ${response.status}${suffix}`);
 }
 
 /** True when the address:port answers like a Redfish service root (no credentials needed). */
-export async function isRedfishService(address: string, port: number, verifyTls: boolean, timeoutMs: number): Promise<boolean> {
-  const response = await redfishRequest({ address, port, credentials: null, verifyTls, timeoutMs }, 'GET', SERVICE_ROOT);
-  const body = asObject(response.body);
+export async function isRedfishService(address: string, port: number, verifyTls: boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  const response = await redfishRequest({ address, port, credentials: null, verifyTls, timeoutMs }, 'GET', SERVICE_ROOT, undefined, {}, signal);
+  const body = optionalObject(response.body);
   return response.status === 200 && ('RedfishVersion' in body || 'Systems' in body);
 }

@@ -22,19 +22,32 @@ export type WolTransport = (datagram: WolDatagram) => Promise<void>;
 export const udpBroadcastTransport: WolTransport = (datagram) =>
   new Promise<void>((resolve, reject) => {
     const socket = dgram.createSocket({ type: 'udp4', reuseAddr: false });
+    let finished = false;
+    // Once only: a second close() would throw ERR_SOCKET_DGRAM_NOT_RUNNING out of an event callback.
     const finish = (err?: Error | null) => {
-      socket.close();
+      if (finished) return;
+      finished = true;
+      try {
+        socket.close();
+      } catch {
+        // Already closed.
+      }
       if (err) reject(err);
       else resolve();
     };
-    socket.once('error', finish);
-    socket.bind({ address: datagram.bindAddress, port: 0, exclusive: true }, () => {
-      try {
-        socket.setBroadcast(true);
-      } catch (err) {
-        finish(err as Error);
-        return;
-      }
-      socket.send(datagram.packet, datagram.port, datagram.broadcast, (err) => finish(err));
-    });
+    // A listener for the socket's whole life: an 'error' without one would be an uncaught exception.
+    socket.on('error', finish);
+    try {
+      socket.bind({ address: datagram.bindAddress, port: 0, exclusive: true }, () => {
+        // Runs from an event: anything thrown here would escape every promise, so nothing may.
+        try {
+          socket.setBroadcast(true);
+          socket.send(datagram.packet, datagram.port, datagram.broadcast, (err) => finish(err));
+        } catch (err) {
+          finish(err instanceof Error ? err : new Error(String(err)));
+        }
+      });
+    } catch (err) {
+      finish(err instanceof Error ? err : new Error(String(err)));
+    }
   });
