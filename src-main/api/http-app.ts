@@ -224,8 +224,8 @@ function allowedMethods(router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, ur
 /**
  * Bodies are validated strictly (no type coercion, unknown fields rejected by
  * the schemas); query strings and path params are text on the wire, so they
- * are coerced to the schema's types, except that integer path params must be
- * canonical decimal first (path-integers.ts).
+ * are coerced to the schema's types, except that integers (path params and
+ * query parameters) must be canonical decimal first (path-integers.ts).
  */
 function installValidators(app: FastifyInstance): void {
   // strict: false (TypeBox emits keywords ajv does not know) would also turn strictNumbers off, and a JSON
@@ -238,9 +238,9 @@ function installValidators(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart === 'body') return bodyAjv.compile(schema);
     const validate = textAjv.compile(schema);
-    const integers = httpPart === 'params' ? integerParamNames(schema) : [];
+    // Path ids and query integers (page, size, profile_id…) must be canonical before ajv's coercion turns "28.0" or "+24" into a number.
+    const integers = httpPart === 'params' || httpPart === 'querystring' ? integerParamNames(schema) : [];
     if (integers.length === 0) return validate;
-    // Path ids must be canonical before ajv's coercion turns "28.0" or "+24" into a number.
     const strict: ReturnType<FastifySchemaCompiler<unknown>> = (data: unknown) => {
       const errors = pathIntegerErrors(integers, data);
       if (errors.length > 0) {

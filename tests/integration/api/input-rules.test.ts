@@ -70,6 +70,15 @@ describe('integer ids in paths', () => {
     // Zero is canonical: it reaches the schema's minimum (1) rather than the canonical check.
     expect((await api('GET', '/hosts/0')).body.details?.[0]?.message).toContain('>= 1');
   });
+
+  it('holds for integer query parameters too (page, size)', async () => {
+    for (const query of ['page=%2B1', 'page=1.0', 'size=1e1', 'size=010', 'page=%201']) {
+      const res = await api('GET', `/dns/records?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.details?.[0]?.field, query).toMatch(/^querystring\.(page|size)$/);
+    }
+    expect((await api('GET', '/dns/records?page=1&size=10')).status).toBe(200);
+  });
 });
 
 describe('printable text in names and descriptions', () => {
