@@ -149,16 +149,28 @@ export class WolScheduler {
       this.arm(row);
       return;
     }
-    if (now.getTime() - due > MISSED_GRACE_MS) {
-      await this.reportMissed(row, new Date(due), `the run started ${Math.round((now.getTime() - due) / 1000)} s late`);
-    } else {
-      await this.fire(row, new Date(due));
+    try {
+      if (now.getTime() - due > MISSED_GRACE_MS) {
+        await this.reportMissed(row, new Date(due), `the run started ${Math.round((now.getTime() - due) / 1000)} s late`);
+      } else {
+        await this.fire(row, new Date(due));
+      }
+    } catch (err) {
+      // A failed run (the store refusing a write, say) must not end the schedule: the next run is still armed below.
+      this.log.error(`WOL schedule "${row.name}" run at ${new Date(due).toISOString()} failed: ${errorMessage(err)}`);
     }
     const current = this.rows.get(id);
     if (!current) return;
+    // The next run lies after `now`, so re-arming after a failure can never loop hot.
     const next = nextRunAfter(current, now)?.toISOString() ?? null;
-    const updated = await this.rows.update(id, { next_run_at: next }, now);
-    if (updated && this.running) this.arm(updated);
+    let stored: WolSchedule | undefined;
+    try {
+      stored = await this.rows.update(id, { next_run_at: next }, now);
+    } catch (err) {
+      this.log.error(`WOL schedule "${row.name}": could not store its next run ${next ?? '(none)'}: ${errorMessage(err)}; armed in memory`);
+      stored = { ...current, next_run_at: next };
+    }
+    if (stored && this.running) this.arm(stored);
   }
 
   private async fire(row: WolSchedule, due: Date): Promise<void> {

@@ -132,6 +132,29 @@ describe('WOL schedules', () => {
     expect(t.sent).toHaveLength(0);
   });
 
+  it('keeps a schedule armed after a run that failed (its next run still fires)', async () => {
+    const clock = new ManualClock('2030-01-07T08:00:00.000Z');
+    const t = await scheduleCore(clock);
+    await api<WolSchedule>(t.core, 'POST', '/wol/schedule', { name: 'flaky', macs: ['52:54:00:00:00:05'], cron: '*/10 * * * * *' });
+    await t.core.ctx.power.start();
+    const wol = t.core.ctx.power.wol;
+    const realWake = wol.wakeMac.bind(wol);
+    let calls = 0;
+    wol.wakeMac = async (...args: Parameters<typeof wol.wakeMac>) => {
+      calls += 1;
+      if (calls === 1) throw new Error('the store refused the history row');
+      return realWake(...args);
+    };
+    const settle = () => t.core.ctx.power.schedules.idle();
+    await clock.advance(10_000, settle);
+    expect(eventsOf(t.core, 'wol.schedule.fired')).toHaveLength(0);
+    await clock.advance(10_000, settle);
+    expect(calls).toBe(2);
+    expect(eventsOf(t.core, 'wol.schedule.fired').map((event) => event.detail?.due_at)).toEqual(['2030-01-07T08:00:20.000Z']);
+    const row = (await api<WolSchedule[]>(t.core, 'GET', '/wol/schedules')).body.data.find((schedule) => schedule.name === 'flaky');
+    expect(row?.next_run_at).toBe('2030-01-07T08:00:30.000Z');
+  });
+
   it('fires a per-second cron on the real clock', async () => {
     const t = await scheduleCore(systemClock);
     await t.core.ctx.power.start();
