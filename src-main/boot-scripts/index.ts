@@ -32,6 +32,8 @@ export interface BootAreaDeps {
   /** Looked up at call time, so the DHCP area may be wired after this one. */
   reservations: () => HostReservationLink | undefined;
   access: () => BootAccessCheck | undefined;
+  /** The clock of boot records and discovery limits (tests); default the system clock. */
+  now?: () => Date;
 }
 
 export interface BootArea {
@@ -66,6 +68,7 @@ export function createBootArea(deps: BootAreaDeps): BootArea {
     queue,
     profileExists: (profileId) => profiles.get(profileId) !== undefined,
     reservations: deps.reservations,
+    ...(deps.now ? { now: deps.now } : {}),
   });
   deps.settings.addCheck('netboot', (value, field) => profiles.netbootDefaultErrors(value, field));
   const bootScripts = new BootScriptService({

@@ -68,6 +68,8 @@ export interface AppCoreOptions {
   updateTimeoutMs?: number;
   /** Replaces reading the machine's interfaces (tests feed fixture NICs). */
   nicReader?: NicReader;
+  /** The clock of boot records and the discovery rate limits (tests); default the system clock. */
+  hostsClock?: () => Date;
   /** Power area seams (tests): scheduler clock, WOL transport, BMC timing and connector. */
   power?: PowerOptions;
   /** Directory of the bundled boot loaders and their manifest; default resources/bootloaders. */
@@ -161,6 +163,7 @@ export class AppCore {
       },
       reservations: () => dhcp.reservations,
       access: () => dhcp.access,
+      ...(options.hostsClock ? { now: options.hostsClock } : {}),
     });
     // general.allowed_hosts feeds the Host guard; IPv6 literals go in brackets, as in a Host header.
     auth.hosts.addSource(() => settings.general().allowed_hosts.map((host) => (host.includes(':') ? `[${host}]` : host)));

@@ -6,6 +6,7 @@ import type { EventLog } from '../events/event-log.js';
 import { paginate, type ListPage, type ListQueryInput } from '../api/list-query.js';
 import type { Collection } from '../store/collection.js';
 import type { Store } from '../store/store.js';
+import { DISCOVERY_LIMITS, DiscoveryLimiter, type DiscoveryLimits, type DiscoveryRefusal, type RefusalCounts } from './discovery-limiter.js';
 import { HOST_SORT_FIELDS, type BootObservation, type Host, type HostFilter, type HostInput, type HostReservationLink } from './host-types.js';
 import { normalizeHostInput } from './host-validation.js';
 import type { SerialQueue } from './serial-queue.js';
@@ -19,7 +20,18 @@ export interface HostServiceDeps {
   profileExists: (profileId: number) => boolean;
   /** The DHCP reservations, looked up at call time; undefined while the DHCP area is absent. */
   reservations: () => HostReservationLink | undefined;
+  /** The clock of boot records and their limits (tests pass a manual one); default the system clock. */
+  now?: () => Date;
+  /** Bounds on recording unknown machines; default DISCOVERY_LIMITS. */
+  discoveryLimits?: Partial<DiscoveryLimits>;
 }
+
+/**
+ * A boot of a known host that changes nothing but `last_boot_at` is written
+ * at most once per this interval: each write is a durable rewrite of the
+ * configuration file, and the boot request is unauthenticated.
+ */
+export const BOOT_RECORD_INTERVAL_MS = 60_000;
 
 type HostListener = () => void;
 
@@ -37,6 +49,10 @@ export class HostService {
   private readonly reservations: () => HostReservationLink | undefined;
   private readonly byMac = new Map<string, number>();
   private readonly listeners = new Set<HostListener>();
+  private readonly now: () => Date;
+  private readonly discovery: DiscoveryLimiter;
+  /** Discovered hosts not yet adopted; recounted after any change (null = stale). */
+  private pendingDiscovered: number | null = null;
 
   constructor(deps: HostServiceDeps) {
     this.rows = deps.store.collection<Host>('hosts');
@@ -45,6 +61,8 @@ export class HostService {
     this.queue = deps.queue;
     this.profileExists = deps.profileExists;
     this.reservations = deps.reservations;
+    this.now = deps.now ?? (() => new Date());
+    this.discovery = new DiscoveryLimiter({ ...DISCOVERY_LIMITS, ...deps.discoveryLimits }, this.now().getTime());
     for (const host of this.rows.all()) this.byMac.set(host.mac, host.id);
   }
 
@@ -181,42 +199,44 @@ export class HostService {
 
   /**
    * Notes a boot: last_boot_at, last_seen_ip and what iPXE told about the
-   * machine. An unknown MAC is recorded as a discovered host when `discover`
-   * is set (settings netboot.record_unknown_hosts); else nothing is stored and
-   * the result is null.
+   * machine. A boot that changes nothing but last_boot_at within
+   * BOOT_RECORD_INTERVAL_MS of the recorded one is not written (a changed
+   * address, arch or platform always is). An unknown MAC is recorded as a
+   * discovered host when `discover` is set (settings
+   * netboot.record_unknown_hosts) and the discovery limits allow; else
+   * nothing is stored and the result is null. The machine boots either way.
    */
   recordBoot(mac: string, seen: BootObservation, options: { discover: boolean }): Promise<Host | null> {
     return this.queue.run(async () => {
       const canonical = normalizeMac(mac);
       if (canonical === null) return null;
-      const stamp = nowIso(seen.at);
+      const at = seen.at ?? this.now();
       const known = this.findByMac(canonical);
-      if (known) {
-        const updated = await this.rows.update(known.id, {
-          last_boot_at: stamp,
-          last_seen_ip: seen.ip,
-          ...(seen.arch !== null ? { arch: seen.arch } : {}),
-          ...(seen.platform !== null ? { platform: seen.platform } : {}),
-        });
-        this.notify();
-        return updated ?? null;
-      }
+      if (known) return this.recordKnownBoot(known, seen, at);
       if (!options.discover) return null;
-      const host = await this.rows.insert({
-        mac: canonical,
-        hostname: null,
-        ip: null,
-        profile_id: null,
-        group: null,
-        tags: [],
-        description: '',
-        arch: seen.arch,
-        platform: seen.platform,
-        enabled: true,
-        discovered: true,
-        last_boot_at: stamp,
-        last_seen_ip: seen.ip,
-      });
+      const verdict = this.discovery.admit(seen.ip, this.pendingCount(), at.getTime());
+      if (!verdict.admitted) {
+        if (verdict.warn) this.warnLimited(verdict.reason, verdict.warn, seen.ip);
+        return null;
+      }
+      const host = await this.rows.insert(
+        {
+          mac: canonical,
+          hostname: null,
+          ip: null,
+          profile_id: null,
+          group: null,
+          tags: [],
+          description: '',
+          arch: seen.arch,
+          platform: seen.platform,
+          enabled: true,
+          discovered: true,
+          last_boot_at: nowIso(at),
+          last_seen_ip: seen.ip,
+        },
+        at,
+      );
       this.byMac.set(host.mac, host.id);
       this.log.info(`discovered host ${host.mac} at ${seen.ip}`);
       this.events.emit({
@@ -229,6 +249,54 @@ export class HostService {
       });
       this.notify();
       return host;
+    });
+  }
+
+  private async recordKnownBoot(known: Host, seen: BootObservation, at: Date): Promise<Host | null> {
+    const changes: Partial<Pick<Host, 'last_seen_ip' | 'arch' | 'platform'>> = {};
+    if (seen.ip !== known.last_seen_ip) changes.last_seen_ip = seen.ip;
+    if (seen.arch !== null && seen.arch !== known.arch) changes.arch = seen.arch;
+    if (seen.platform !== null && seen.platform !== known.platform) changes.platform = seen.platform;
+    const since = known.last_boot_at === null ? null : at.getTime() - Date.parse(known.last_boot_at);
+    // A clock stepped back (since < 0) writes, so the stored time follows the clock again.
+    if (Object.keys(changes).length === 0 && since !== null && since >= 0 && since < BOOT_RECORD_INTERVAL_MS) return known;
+    const updated = await this.rows.update(known.id, { ...changes, last_boot_at: nowIso(at) }, at);
+    this.notify();
+    return updated ?? null;
+  }
+
+  /** Discovered hosts not yet adopted, counted once per change of the host set. */
+  private pendingCount(): number {
+    this.pendingDiscovered ??= this.rows.filter((host) => host.discovered).length;
+    return this.pendingDiscovered;
+  }
+
+  private warnLimited(reason: DiscoveryRefusal, counts: RefusalCounts, ip: string): void {
+    const limits = this.discovery.limits;
+    const refused = counts.pending_cap + counts.rate_global + counts.rate_source;
+    const pending = this.pendingCount();
+    const why =
+      reason === 'pending_cap'
+        ? `${pending} discovered hosts await adoption (limit ${limits.maxPending})`
+        : reason === 'rate_source'
+          ? `more than ${limits.perSourcePerMinute} new machines a minute from ${ip}`
+          : `more than ${limits.perMinute} new machines a minute`;
+    const message = `discovery limited: ${refused} boot(s) of unknown machines not recorded as hosts since the last warning (${why}); they still got their boot script`;
+    this.log.warn(message);
+    this.events.emit({
+      kind: 'host.discovery_limited',
+      level: 'warn',
+      message,
+      ip,
+      detail: {
+        reason,
+        refused,
+        ...counts,
+        pending,
+        max_pending: limits.maxPending,
+        per_minute: limits.perMinute,
+        per_source_per_minute: limits.perSourcePerMinute,
+      },
     });
   }
 
@@ -246,6 +314,7 @@ export class HostService {
   }
 
   private notify(): void {
+    this.pendingDiscovered = null;
     for (const listener of this.listeners) {
       try {
         listener();

@@ -76,6 +76,8 @@ interface RoutePolicy {
   upstream?: boolean;
   /** A valid body where the schema alone cannot say one (fields that depend on each other); mutations start from it. */
   baseline?: (rng: Rng) => unknown;
+  /** Runs before each case (before the state fingerprint): puts back the rows a case may have deleted, so every case aims at a real row. */
+  beforeCase?: () => void;
 }
 
 /**
@@ -290,9 +292,25 @@ async function ensureFixtures(rng: Rng): Promise<void> {
     const hosts = await apiGet<{ id: number }[]>('/hosts?size=1');
     if (hosts[0]) await apiWrite('POST', `/hosts/${hosts[0].id}/wake`, {});
   });
-  if ([...t.core.ctx.leases.all()].length === 0) {
-    const now = Date.now();
-    t.core.ctx.leases.commit({ mac: randomMac(rng), ip: 0xc0000296 /* 192.0.2.150 */, starts: now, expires: now + 3_600_000, hostname: 'leased', clientId: null, vendorClass: null, arch: null });
+  restoreSeededLeases();
+}
+
+/**
+ * Leases have no create route: these are committed straight into the lease
+ * database, and put back before every case of DELETE /leases/{mac} (which
+ * removes them), so that route is fuzzed on real rows and not, after its
+ * first success, on 404s only.
+ */
+const SEEDED_LEASES = [
+  { mac: '52:54:00:1e:a5:01', ip: 0xc0000296 /* 192.0.2.150 */ },
+  { mac: '52:54:00:1e:a5:02', ip: 0xc0000297 /* 192.0.2.151 */ },
+];
+
+function restoreSeededLeases(): void {
+  const now = Date.now();
+  for (const { mac, ip } of SEEDED_LEASES) {
+    if (t.core.ctx.leases.get(mac)) continue;
+    t.core.ctx.leases.commit({ mac, ip, starts: now, expires: now + 3_600_000, hostname: 'leased', clientId: null, vendorClass: null, arch: null });
   }
 }
 
@@ -308,7 +326,7 @@ async function validParams(op: Operation): Promise<Record<string, string[]>> {
     }
     const source = listFor(op.template, name);
     let values: string[] = [];
-    if (source === '/leases') values = [...t.core.ctx.leases.all()].map((lease) => lease.mac);
+    if (source === '/leases') values = SEEDED_LEASES.map((lease) => lease.mac);
     else if (source === '/users') values = ids(await apiGet<{ id: number }[]>('/users?size=500')).filter((id) => id !== String(ownUserId));
     else if (source === 'versions') {
       const profiles = await apiGet<{ id: number }[]>('/profiles?size=500');
@@ -395,6 +413,7 @@ const ROUTE_POLICIES: Record<string, RoutePolicy> = {
     baseline: (rng) => ({ name: `fuzz-${nextUnique()}`, address: '127.0.0.1', port: refusedPort, protocol: rng.pick(['ipmi', 'redfish']), username: 'fuzz', password: 'secret' }),
   },
   'POST /api/v1/hosts/{id}/wake': { baseline: () => ({}) },
+  'DELETE /api/v1/leases/{mac}': { beforeCase: restoreSeededLeases },
   'PUT /api/v1/services/dns': { pinned: { enabled: false } },
   'PUT /api/v1/services/tftp': { pinned: { enabled: false } },
   'PUT /api/v1/settings': { pinned: {} },
@@ -475,6 +494,8 @@ describe('write-route fuzzer', () => {
     const perRoute = Math.max(20, Math.floor(REQUESTS / ops.length));
     /** Status of each route's baselines (for the report: a route whose baselines all fail is fuzzed only shallowly). */
     const baselineStatuses: Record<string, number[]> = {};
+    /** Successful answers per route (a route whose cases all miss their row is not fuzzed on real data). */
+    const successes = new Map<string, number>();
     const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort().join(',');
 
     for (const op of ops) {
@@ -505,11 +526,13 @@ describe('write-route fuzzer', () => {
       for (const body of mutated) cases.push({ path: substitute(op.template, pickParams()), body, aliasOf: null });
 
       for (const c of cases) {
+        policy.beforeCase?.();
         const before = fingerprint();
         const answer = await request(op.method, c.path, c.body);
         sent += 1;
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         if (c.body.label === 'baseline' || c.body.label === 'no body') (baselineStatuses[op.route] ??= []).push(answer.status);
+        if (answer.status < 300) successes.set(op.route, (successes.get(op.route) ?? 0) + 1);
         const after = fingerprint();
         const envelope = errorEnvelope(answer.text);
         const note = (problem: string) =>
@@ -554,5 +577,8 @@ describe('write-route fuzzer', () => {
     const status = await request('GET', '/api/v1/status', { label: 'final status', body: undefined, contentType: undefined });
     expect(status.status).toBe(200);
     expect(sent).toBeGreaterThanOrEqual(ops.length * 20);
+    // Each case of DELETE /leases/{mac} finds its seeded lease again (or names the one MAC that never exists),
+    // so more deletes succeed than there are seeded leases.
+    expect(successes.get('DELETE /api/v1/leases/{mac}') ?? 0).toBeGreaterThan(SEEDED_LEASES.length);
   });
 });

@@ -99,6 +99,116 @@ describe('HostService.recordBoot', () => {
   });
 });
 
+/** A clock that moves only when the test moves it. */
+function manualClock(start = Date.parse('2030-01-01T00:00:00.000Z')) {
+  let now = start;
+  return { now: () => new Date(now), advance: (ms: number) => void (now += ms) };
+}
+
+/** Counts real rewrites of the configuration file by watching its data being serialised. */
+async function countConfigWrites(run: () => Promise<unknown>): Promise<number> {
+  const data = store.file('config').data;
+  let writes = 0;
+  const stringify = JSON.stringify;
+  JSON.stringify = ((...args: Parameters<typeof JSON.stringify>) => {
+    if (args[0] === data) writes += 1;
+    return stringify(...args);
+  }) as typeof JSON.stringify;
+  try {
+    await run();
+  } finally {
+    JSON.stringify = stringify;
+  }
+  return writes;
+}
+
+function limitedHosts(clock: ReturnType<typeof manualClock>, discoveryLimits = {}): HostService {
+  const log = new LogSink({ logDir: null, level: 'error', console: false }).logger('test');
+  return new HostService({ store, events, log, queue: new SerialQueue(), profileExists: () => false, reservations: () => undefined, now: clock.now, discoveryLimits });
+}
+
+function randomishMac(i: number): string {
+  return `02:00:00:${[i >> 16, (i >> 8) & 0xff, i & 0xff].map((b) => b.toString(16).padStart(2, '0')).join(':')}`;
+}
+
+describe('HostService.recordBoot under a flood', () => {
+  it('records at most the rate limit of unknown machines and warns once, with counts', async () => {
+    const clock = manualClock();
+    const limited = limitedHosts(clock);
+    // 200 invented MACs from 200 addresses: only the global bucket (30) can stop them.
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => limited.recordBoot(randomishMac(i), { ip: `10.1.${i >> 8}.${i & 0xff}`, arch: null, platform: null }, { discover: true })),
+    );
+    expect(results.filter((host) => host !== null)).toHaveLength(30);
+    expect(limited.all().filter((host) => host.discovered)).toHaveLength(30);
+    expect(events.all().filter((event) => event.kind === 'host.discovered')).toHaveLength(30);
+    const warnings = events.all().filter((event) => event.kind === 'host.discovery_limited');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 'warn', detail: { reason: 'rate_global', refused: 1, rate_global: 1, pending: 30, max_pending: 1000, per_minute: 30 } });
+
+    // A minute later the bucket is full again, and the next warning counts what was refused meanwhile.
+    clock.advance(60_000);
+    const more = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => limited.recordBoot(randomishMac(1000 + i), { ip: `10.2.0.${i}`, arch: null, platform: null }, { discover: true })),
+    );
+    expect(more.filter((host) => host !== null)).toHaveLength(30);
+    const again = events.all().filter((event) => event.kind === 'host.discovery_limited');
+    expect(again).toHaveLength(2);
+    // 169 refusals of the first flood not yet reported, plus the one that made this warning due.
+    expect(again[1]!.detail).toMatchObject({ refused: 170, rate_global: 170 });
+  });
+
+  it('records at most 5 a minute from one address', async () => {
+    const clock = manualClock();
+    const limited = limitedHosts(clock);
+    for (let i = 0; i < 50; i += 1) await limited.recordBoot(randomishMac(i), { ip: '10.3.0.1', arch: null, platform: null }, { discover: true });
+    expect(limited.all()).toHaveLength(5);
+    expect(events.all().filter((event) => event.kind === 'host.discovery_limited').map((event) => event.detail?.reason)).toEqual(['rate_source']);
+    // Another address is not held back by this one.
+    expect(await limited.recordBoot(randomishMac(99), { ip: '10.3.0.2', arch: null, platform: null }, { discover: true })).not.toBeNull();
+  });
+
+  it('stops at the cap of hosts awaiting adoption; adopting one frees a place', async () => {
+    const clock = manualClock();
+    const limited = limitedHosts(clock, { maxPending: 3 });
+    for (let i = 0; i < 10; i += 1) await limited.recordBoot(randomishMac(i), { ip: `10.4.0.${i}`, arch: null, platform: null }, { discover: true });
+    const pending = limited.all().filter((host) => host.discovered);
+    expect(pending).toHaveLength(3);
+    expect(events.all().filter((event) => event.kind === 'host.discovery_limited')[0]!.detail).toMatchObject({ reason: 'pending_cap', pending: 3, max_pending: 3 });
+    await limited.update(pending[0]!.id, { discovered: false });
+    expect(await limited.recordBoot(randomishMac(50), { ip: '10.4.1.1', arch: null, platform: null }, { discover: true })).toMatchObject({ discovered: true });
+    expect(await limited.recordBoot(randomishMac(51), { ip: '10.4.1.2', arch: null, platform: null }, { discover: true })).toBeNull();
+  });
+
+  it('writes a known host\'s repeated boots at most once a minute, but a changed address, arch or platform at once', async () => {
+    const clock = manualClock();
+    const limited = limitedHosts(clock);
+    const host = await limited.create({ mac: '52:54:00:00:01:00' });
+    const boot = (ip: string, arch: string | null = 'x86_64', platform: string | null = 'efi') => limited.recordBoot(host.mac, { ip, arch, platform }, { discover: true });
+    const flood = await countConfigWrites(async () => {
+      for (let i = 0; i < 100; i += 1) {
+        await boot('10.5.0.1');
+        clock.advance(100);
+      }
+    });
+    // The first boot is news; the 99 that follow within the minute change nothing worth a write.
+    expect(flood).toBe(1);
+    expect(limited.get(host.id)).toMatchObject({ last_seen_ip: '10.5.0.1', arch: 'x86_64', platform: 'efi', last_boot_at: '2030-01-01T00:00:00.000Z' });
+
+    expect(await countConfigWrites(() => boot('10.5.0.2'))).toBe(1);
+    expect(limited.get(host.id)).toMatchObject({ last_seen_ip: '10.5.0.2', last_boot_at: '2030-01-01T00:00:10.000Z' });
+    expect(await countConfigWrites(() => boot('10.5.0.2', 'arm64'))).toBe(1);
+    expect(await countConfigWrites(() => boot('10.5.0.2', 'arm64', 'pcbios'))).toBe(1);
+    // Values iPXE did not send change nothing.
+    expect(await countConfigWrites(() => boot('10.5.0.2', null, null))).toBe(0);
+    expect(limited.get(host.id)).toMatchObject({ arch: 'arm64', platform: 'pcbios' });
+
+    clock.advance(60_000);
+    expect(await countConfigWrites(() => boot('10.5.0.2', 'arm64', 'pcbios'))).toBe(1);
+    expect(limited.get(host.id)!.last_boot_at).toBe('2030-01-01T00:01:10.000Z');
+  });
+});
+
 describe('hostNameSource', () => {
   it('lists hosts with a hostname and an address and tells about changes', async () => {
     const source = hostNameSource(hosts);
