@@ -29,7 +29,7 @@ export async function startServer(): Promise<Server> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bw-bench-security-'));
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=32', SERVE, '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--admin-password', ADMIN_PASSWORD],
+    [...(process.env.BENCH_SEMI_SPACE === '0' ? [] : ['--max-semi-space-size=32']), SERVE, '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--admin-password', ADMIN_PASSWORD],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const url = await new Promise<URL>((resolve, reject) => {

@@ -92,7 +92,13 @@ export class ScryptWorkers {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, name: 'bootwright-scrypt' });
+    // scrypt's 32 MiB lives in OpenSSL, outside V8; the thread's own heap only carries tiny messages. Without
+    // limits it would inherit the process's V8 flags (a 32 MB semi-space under `npm run serve`).
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      name: 'bootwright-scrypt',
+      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 },
+    });
     const slot: Slot = { worker, job: null, idleTimer: null };
     worker.on('message', (reply: WorkerReply) => this.finish(slot, reply));
     worker.on('error', (err) => this.fail(slot, err));

@@ -167,7 +167,8 @@ export class WorkerTemplateRenderer implements TemplateRenderer {
 
   private spawn(index: number): Slot {
     const worker = launchWorker(new URL(`./template-worker${extension()}`, import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb },
+      // A small young generation: workers otherwise inherit the process's --max-semi-space-size (32 MB under `npm run serve`).
+      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb, maxYoungGenerationSizeMb: 8 },
     });
     worker.unref();
     const slot: Slot = { index, worker, ready: false, running: null, crash: null };
