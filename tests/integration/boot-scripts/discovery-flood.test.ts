@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countConfigWrites } from '../../helpers/store-writes.js';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
 
 /**
@@ -39,22 +40,6 @@ function mac(i: number): string {
   return `02:00:5e:${[i >> 16, (i >> 8) & 0xff, i & 0xff].map((b) => b.toString(16).padStart(2, '0')).join(':')}`;
 }
 
-/** Counts the rewrites of config.json made while `run` runs (its data object is what the durable write serialises). */
-async function countConfigWrites(run: () => Promise<unknown>): Promise<number> {
-  const data = t.core.ctx.store.file('config').data;
-  let writes = 0;
-  const stringify = JSON.stringify;
-  JSON.stringify = ((...args: Parameters<typeof JSON.stringify>) => {
-    if (args[0] === data) writes += 1;
-    return stringify(...args);
-  }) as typeof JSON.stringify;
-  try {
-    await run();
-  } finally {
-    JSON.stringify = stringify;
-  }
-  return writes;
-}
 
 /** `count` requests, `batch` at a time. */
 async function flood(count: number, batch: number, one: (i: number) => Promise<{ status: number; text: string }>) {
@@ -87,12 +72,12 @@ describe('a flood of boot requests', () => {
   it('of 100 boots of one known MAC writes the store a bounded number of times; a changed address is recorded at once', async () => {
     now += 120_000;
     const known = await t.core.ctx.hosts.create({ mac: '52:54:00:f1:00:01', hostname: 'flooded' });
-    const writes = await countConfigWrites(() => flood(100, 10, () => bootRequest(`mac=${known.mac}&arch=x86_64&platform=efi`, '127.0.0.5')));
+    const writes = await countConfigWrites(t.core.ctx.store, () => flood(100, 10, () => bootRequest(`mac=${known.mac}&arch=x86_64&platform=efi`, '127.0.0.5')));
     expect(writes).toBeGreaterThanOrEqual(1);
     expect(writes).toBeLessThanOrEqual(2);
     expect(t.core.ctx.hosts.get(known.id)).toMatchObject({ last_seen_ip: '127.0.0.5', arch: 'x86_64', platform: 'efi', last_boot_at: new Date(now).toISOString() });
 
-    const moved = await countConfigWrites(() => bootRequest(`mac=${known.mac}&arch=x86_64&platform=efi`, '127.0.0.6'));
+    const moved = await countConfigWrites(t.core.ctx.store, () => bootRequest(`mac=${known.mac}&arch=x86_64&platform=efi`, '127.0.0.6'));
     expect(moved).toBe(1);
     expect(t.core.ctx.hosts.get(known.id)).toMatchObject({ last_seen_ip: '127.0.0.6' });
   });

@@ -2,44 +2,24 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
+import { assertServeBuilt, SERVE_JS as serveJs, startServe as startServeProcess, type ServeProcess } from '../../helpers/serve-process.js';
 import { tempDir } from '../../helpers/test-core.js';
 
-const serveJs = path.resolve(__dirname, '../../../dist/main/serve.js');
 const children: ChildProcess[] = [];
 
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-function assertBuilt(): void {
-  if (!existsSync(serveJs)) throw new Error(`${serveJs} is missing: run "npm run build" first (npm test does)`);
-}
-
-/** Starts the headless server and resolves with its URL once it says it is serving. */
-function startServe(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  assertBuilt();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [serveJs, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 20_000);
-    for (const stream of [child.stdout!, child.stderr!]) {
-      createInterface({ input: stream }).on('line', (line) => {
-        output += `${line}\n`;
-        const match = /serving the web UI and API at (\S+)/.exec(line);
-        if (match) {
-          clearTimeout(timer);
-          resolve({ child, url: match[1]!, output: () => output });
-        }
-      });
-    }
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}: ${output}`));
-    });
-  });
+/** Starts the headless server (killed after each test) and resolves with its URL once it says it is serving. */
+async function startServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
+  const started = startServeProcess(args, env);
+  // Registered for cleanup even when the start fails (the error carries the child).
+  started.catch((err: { child?: ChildProcess }) => err.child && children.push(err.child));
+  const serve = await started;
+  children.push(serve.child);
+  return serve;
 }
 
 function exitOf(child: ChildProcess): Promise<number | null> {
@@ -82,7 +62,7 @@ describe('headless entry (node dist/main/serve.js)', () => {
   });
 
   it('exits with a clear message when the HTTP port is taken', async () => {
-    assertBuilt();
+    assertServeBuilt();
     const data = await tempDir();
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
@@ -101,7 +81,7 @@ describe('headless entry (node dist/main/serve.js)', () => {
   });
 
   it('rejects a bad flag with exit code 2 and names it', async () => {
-    assertBuilt();
+    assertServeBuilt();
     const child = spawn(process.execPath, [serveJs, '--listen', 'nowhere'], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let stderr = '';

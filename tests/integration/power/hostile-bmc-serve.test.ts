@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTool } from '../../helpers/netns.js';
+import { startServe as startServeProcess, type ServeProcess } from '../../helpers/serve-process.js';
 import { tempDir } from '../../helpers/test-core.js';
 import { HOSTILE_MODES, startHostileRedfish, type HostileMode, type HostileRedfishServer } from './hostile-redfish-server.js';
 import { selfSignedCert } from './redfish-server.js';
@@ -20,7 +18,6 @@ import { selfSignedCert } from './redfish-server.js';
  * longer than the 10 s request timer that used to fire on a request which
  * was never created and end the process with a ReferenceError.
  */
-const serveJs = path.resolve(import.meta.dirname, '../../../dist/main/serve.js');
 const ADMIN_PASSWORD = 'hostile-bmc-admin-password';
 const skip = !findTool('openssl') && !process.env.CI;
 if (skip) console.warn('hostile BMC test skipped: openssl missing (installed by .ci/run); in CI it runs');
@@ -33,29 +30,8 @@ interface Envelope {
   details?: { field: string; message: string }[];
 }
 
-function startServe(dataDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  if (!existsSync(serveJs)) throw new Error(`${serveJs} is missing: run "npm run build:main" first (npm test does)`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [serveJs, '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--admin-password', ADMIN_PASSWORD, '--log-level', 'info'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 20_000);
-    for (const stream of [child.stdout!, child.stderr!]) {
-      createInterface({ input: stream }).on('line', (line) => {
-        output += `${line}\n`;
-        const match = /serving the web UI and API at (\S+)/.exec(line);
-        if (match) {
-          clearTimeout(timer);
-          resolve({ child, url: match[1]!, output: () => output });
-        }
-      });
-    }
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}: ${output}`));
-    });
-  });
+function startServe(dataDir: string): Promise<ServeProcess> {
+  return startServeProcess(['--data-dir', dataDir, '--listen', '127.0.0.1:0', '--admin-password', ADMIN_PASSWORD, '--log-level', 'info']);
 }
 
 describe.skipIf(skip)('a hostile BMC cannot take the server down (headless child process)', () => {

@@ -7,6 +7,7 @@ import { HostService } from '../../../src-main/hosts/host-service.js';
 import type { HostReservationLink } from '../../../src-main/hosts/host-types.js';
 import { SerialQueue } from '../../../src-main/hosts/serial-queue.js';
 import { Store } from '../../../src-main/store/store.js';
+import { countConfigWrites } from '../../helpers/store-writes.js';
 import { tempDir } from '../../helpers/test-core.js';
 
 /** Records the calls; refuses the addresses in `refuse` with a 409 like the DHCP reservations do. */
@@ -105,22 +106,6 @@ function manualClock(start = Date.parse('2030-01-01T00:00:00.000Z')) {
   return { now: () => new Date(now), advance: (ms: number) => void (now += ms) };
 }
 
-/** Counts real rewrites of the configuration file by watching its data being serialised. */
-async function countConfigWrites(run: () => Promise<unknown>): Promise<number> {
-  const data = store.file('config').data;
-  let writes = 0;
-  const stringify = JSON.stringify;
-  JSON.stringify = ((...args: Parameters<typeof JSON.stringify>) => {
-    if (args[0] === data) writes += 1;
-    return stringify(...args);
-  }) as typeof JSON.stringify;
-  try {
-    await run();
-  } finally {
-    JSON.stringify = stringify;
-  }
-  return writes;
-}
 
 function limitedHosts(clock: ReturnType<typeof manualClock>, discoveryLimits = {}): HostService {
   const log = new LogSink({ logDir: null, level: 'error', console: false }).logger('test');
@@ -185,7 +170,7 @@ describe('HostService.recordBoot under a flood', () => {
     const limited = limitedHosts(clock);
     const host = await limited.create({ mac: '52:54:00:00:01:00' });
     const boot = (ip: string, arch: string | null = 'x86_64', platform: string | null = 'efi') => limited.recordBoot(host.mac, { ip, arch, platform }, { discover: true });
-    const flood = await countConfigWrites(async () => {
+    const flood = await countConfigWrites(store, async () => {
       for (let i = 0; i < 100; i += 1) {
         await boot('10.5.0.1');
         clock.advance(100);
@@ -195,16 +180,16 @@ describe('HostService.recordBoot under a flood', () => {
     expect(flood).toBe(1);
     expect(limited.get(host.id)).toMatchObject({ last_seen_ip: '10.5.0.1', arch: 'x86_64', platform: 'efi', last_boot_at: '2030-01-01T00:00:00.000Z' });
 
-    expect(await countConfigWrites(() => boot('10.5.0.2'))).toBe(1);
+    expect(await countConfigWrites(store, () => boot('10.5.0.2'))).toBe(1);
     expect(limited.get(host.id)).toMatchObject({ last_seen_ip: '10.5.0.2', last_boot_at: '2030-01-01T00:00:10.000Z' });
-    expect(await countConfigWrites(() => boot('10.5.0.2', 'arm64'))).toBe(1);
-    expect(await countConfigWrites(() => boot('10.5.0.2', 'arm64', 'pcbios'))).toBe(1);
+    expect(await countConfigWrites(store, () => boot('10.5.0.2', 'arm64'))).toBe(1);
+    expect(await countConfigWrites(store, () => boot('10.5.0.2', 'arm64', 'pcbios'))).toBe(1);
     // Values iPXE did not send change nothing.
-    expect(await countConfigWrites(() => boot('10.5.0.2', null, null))).toBe(0);
+    expect(await countConfigWrites(store, () => boot('10.5.0.2', null, null))).toBe(0);
     expect(limited.get(host.id)).toMatchObject({ arch: 'arm64', platform: 'pcbios' });
 
     clock.advance(60_000);
-    expect(await countConfigWrites(() => boot('10.5.0.2', 'arm64', 'pcbios'))).toBe(1);
+    expect(await countConfigWrites(store, () => boot('10.5.0.2', 'arm64', 'pcbios'))).toBe(1);
     expect(limited.get(host.id)!.last_boot_at).toBe('2030-01-01T00:01:10.000Z');
   });
 });
