@@ -15,7 +15,8 @@ import {
   userKey,
   type RakpInputs,
 } from '../../../src-main/power/ipmi/session-crypto.js';
-import { integrityRange, ipmiDatagram, PayloadType, type Session20Packet } from '../../../src-main/power/ipmi/session-packet.js';
+import { integrityRange, ipmiDatagram, PayloadType, type Session20Packet, type SessionPacket } from '../../../src-main/power/ipmi/session-packet.js';
+import { expectCapturedRoundTrip, loadHexFixtures, type CodecAdapter } from '../../helpers/codec-roundtrip.js';
 
 /*
  * A real conversation: ipmitool (client) and OpenIPMI's ipmi_sim (BMC),
@@ -31,8 +32,13 @@ interface Capture {
   packets: { direction: 'to_bmc' | 'from_bmc'; hex: string }[];
 }
 
-const capture = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../fixtures/ipmi/ipmitool-lanplus-cs3.json'), 'utf8')) as Capture;
-const raw = capture.packets.map((packet) => Buffer.from(packet.hex, 'hex'));
+const CAPTURE_FILE = 'ipmitool-lanplus-cs3.json';
+const capture = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../fixtures/ipmi', CAPTURE_FILE), 'utf8')) as Capture;
+const raw = loadHexFixtures('ipmi')
+  .filter((fixture) => fixture.file === CAPTURE_FILE)
+  .map((fixture) => fixture.bytes);
+/** IPMI decoders take no `end`: they read to the end of the buffer. */
+const datagram: CodecAdapter<SessionPacket> = { codec: ipmiDatagram, decodeTakesEnd: false };
 const packets = raw.map((buf) => ipmiDatagram.decode(buf));
 const v20 = (index: number) => packets[index] as Session20Packet;
 
@@ -40,7 +46,7 @@ describe('captured ipmitool ↔ ipmi_sim session (cipher suite 3)', () => {
   it('decodes every datagram and re-encodes it byte for byte', () => {
     expect(raw).toHaveLength(22);
     raw.forEach((buf, index) => {
-      expect(ipmiDatagram.encode(packets[index]!).equals(buf), `packet ${index}`).toBe(true);
+      expect(expectCapturedRoundTrip(datagram, buf, `packet ${index}`)).toEqual(packets[index]);
     });
     expect(packets[0]).toMatchObject({ format: 'v15', authType: 0, sessionId: 0 });
     expect(packets.slice(2, 8).map((packet) => (packet as Session20Packet).payloadType)).toEqual([

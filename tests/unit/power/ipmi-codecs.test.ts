@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IpmiDecodeError, IpmiEncodeError } from '../../../src-main/power/ipmi/codec.js';
+import { IpmiDecodeError, IpmiEncodeError, type Codec } from '../../../src-main/power/ipmi/codec.js';
 import {
   activateSessionRequest,
   activateSessionResponse,
@@ -18,21 +18,24 @@ import { bmcRequest, bmcResponse, ipmiChecksum, lanMessage } from '../../../src-
 import { openSessionRequest, openSessionResponse, rakp1, rakp2, rakp3, rakp4 } from '../../../src-main/power/ipmi/rakp.js';
 import { asfMessage, AsfMessageType, decodeAsfDatagram, encodePresencePing, rmcpHeader, RmcpClass } from '../../../src-main/power/ipmi/rmcp.js';
 import { AuthType, integrityRange, ipmiDatagram, PayloadType } from '../../../src-main/power/ipmi/session-packet.js';
-import { expectRoundTrip } from './codec-kit.js';
+import { expectRoundTrip, type CodecAdapter } from '../../helpers/codec-roundtrip.js';
+
+/** IPMI decoders take no `end`: they read to the end of the buffer (a length field may narrow it). */
+const ipmi = <T>(codec: Codec<T>): CodecAdapter<T> => ({ codec, decodeTakesEnd: false });
 
 const bytes = (n: number, fill: number) => Buffer.alloc(n, fill);
 
 describe('RMCP and ASF', () => {
   it('round-trips the RMCP header and ASF ping/pong', () => {
-    expectRoundTrip(rmcpHeader, { sequence: 0xff, messageClass: RmcpClass.IPMI, ack: false });
-    expectRoundTrip(rmcpHeader, { sequence: 7, messageClass: RmcpClass.ASF, ack: true });
-    expectRoundTrip(asfMessage, { type: AsfMessageType.PRESENCE_PING, tag: 3 });
-    expectRoundTrip(asfMessage, {
+    expectRoundTrip(ipmi(rmcpHeader), { sequence: 0xff, messageClass: RmcpClass.IPMI, ack: false });
+    expectRoundTrip(ipmi(rmcpHeader), { sequence: 7, messageClass: RmcpClass.ASF, ack: true });
+    expectRoundTrip(ipmi(asfMessage), { type: AsfMessageType.PRESENCE_PING, tag: 3 });
+    expectRoundTrip(ipmi(asfMessage), {
       type: AsfMessageType.PRESENCE_PONG,
       tag: 9,
       pong: { iana: 4542, oem: 0, ipmiSupported: true, asfVersion: 1, securityExtensions: true, dash: false },
     });
-    expectRoundTrip(asfMessage, { type: 0x41, tag: 1, data: Buffer.from([1, 2, 3]) });
+    expectRoundTrip(ipmi(asfMessage), { type: 0x41, tag: 1, data: Buffer.from([1, 2, 3]) });
   });
 
   it('builds the presence ping of ASF 2.0 §3.2.4.2 byte for byte', () => {
@@ -52,12 +55,12 @@ describe('RMCP and ASF', () => {
 describe('IPMI LAN message', () => {
   it('round-trips requests and responses with both checksums', () => {
     const request = bmcRequest(0x06, 0x38, 5, Buffer.from([0x8e, 0x04]));
-    const encoded = expectRoundTrip(lanMessage, request);
+    const encoded = expectRoundTrip(ipmi(lanMessage), request);
     // The header and body each sum to zero with their checksum (IPMI v2.0 §13.8).
     expect((encoded[0]! + encoded[1]! + encoded[2]!) & 0xff).toBe(0);
     expect(encoded.subarray(3).reduce((sum, byte) => (sum + byte) & 0xff, 0)).toBe(0);
-    expectRoundTrip(lanMessage, bmcResponse(request, 0x00, Buffer.from([1, 2, 3])));
-    expectRoundTrip(lanMessage, bmcRequest(0x00, 0x01, 63));
+    expectRoundTrip(ipmi(lanMessage), bmcResponse(request, 0x00, Buffer.from([1, 2, 3])));
+    expectRoundTrip(ipmi(lanMessage), bmcRequest(0x00, 0x01, 63));
   });
 
   it('matches the Get Channel Authentication Capabilities request ipmitool sends', () => {
@@ -79,13 +82,13 @@ describe('session wrappers', () => {
   const message = lanMessage.encode(bmcRequest(0x06, 0x01, 1));
 
   it('round-trips v1.5 packets with and without an AuthCode', () => {
-    expectRoundTrip(ipmiDatagram, { format: 'v15', authType: AuthType.NONE, sequence: 0, sessionId: 0, message });
-    expectRoundTrip(ipmiDatagram, { format: 'v15', authType: AuthType.MD5, sequence: 77, sessionId: 0x01020304, authCode: bytes(16, 7), message });
+    expectRoundTrip(ipmi(ipmiDatagram), { format: 'v15', authType: AuthType.NONE, sequence: 0, sessionId: 0, message });
+    expectRoundTrip(ipmi(ipmiDatagram), { format: 'v15', authType: AuthType.MD5, sequence: 77, sessionId: 0x01020304, authCode: bytes(16, 7), message });
   });
 
   it('round-trips v2.0 packets: plain, signed (12- and 16-byte AuthCodes), OEM', () => {
     const base = { format: 'v20' as const, encrypted: false, authenticated: false, sessionId: 0, sequence: 0 };
-    expectRoundTrip(ipmiDatagram, { ...base, payloadType: PayloadType.OPEN_SESSION_REQUEST, payload: bytes(32, 1) });
+    expectRoundTrip(ipmi(ipmiDatagram), { ...base, payloadType: PayloadType.OPEN_SESSION_REQUEST, payload: bytes(32, 1) });
     for (const [payloadLength, authLength] of [
       [0, 12],
       [1, 12],
@@ -94,12 +97,12 @@ describe('session wrappers', () => {
       [48, 12],
     ] as const) {
       const packet = { ...base, payloadType: PayloadType.IPMI, encrypted: true, authenticated: true, sessionId: 9, sequence: 3, payload: bytes(payloadLength, 2), authCode: bytes(authLength, 3) };
-      const encoded = expectRoundTrip(ipmiDatagram, packet);
+      const encoded = expectRoundTrip(ipmi(ipmiDatagram), packet);
       // Auth type through next header is a multiple of 4 (Table 13-8).
       const range = integrityRange(encoded.length, authLength);
       expect((range.end - range.start) % 4).toBe(0);
     }
-    expectRoundTrip(ipmiDatagram, { ...base, payloadType: PayloadType.OEM_EXPLICIT, oem: { iana: 4542, payloadId: 3 }, payload: bytes(5, 4) });
+    expectRoundTrip(ipmi(ipmiDatagram), { ...base, payloadType: PayloadType.OEM_EXPLICIT, oem: { iana: 4542, payloadId: 3 }, payload: bytes(5, 4) });
   });
 
   it('rejects malformed trailers and unknown auth types', () => {
@@ -119,23 +122,23 @@ describe('RMCP+ session setup messages', () => {
   const algorithms = { authentication: 1, integrity: 1, confidentiality: 1 };
 
   it('round-trips Open Session request and response, including short error answers', () => {
-    expectRoundTrip(openSessionRequest, { tag: 1, privilege: 4, consoleSessionId: 0xa0a2a3a4, algorithms });
-    expectRoundTrip(openSessionResponse, { tag: 1, status: 0, privilege: 4, consoleSessionId: 5, bmcSessionId: 6, algorithms });
-    expectRoundTrip(openSessionResponse, { tag: 1, status: 0x11, privilege: 0, consoleSessionId: 5 });
+    expectRoundTrip(ipmi(openSessionRequest), { tag: 1, privilege: 4, consoleSessionId: 0xa0a2a3a4, algorithms });
+    expectRoundTrip(ipmi(openSessionResponse), { tag: 1, status: 0, privilege: 4, consoleSessionId: 5, bmcSessionId: 6, algorithms });
+    expectRoundTrip(ipmi(openSessionResponse), { tag: 1, status: 0x11, privilege: 0, consoleSessionId: 5 });
     // OpenIPMI answers a refused suite with tag and status alone.
     expect(openSessionResponse.decode(Buffer.from('0504', 'hex'))).toEqual({ tag: 5, status: 4 });
-    expectRoundTrip(openSessionResponse, { tag: 5, status: 4 });
+    expectRoundTrip(ipmi(openSessionResponse), { tag: 5, status: 4 });
   });
 
   it('round-trips RAKP 1–4', () => {
-    expectRoundTrip(rakp1, { tag: 2, bmcSessionId: 7, consoleRandom: bytes(16, 1), role: 0x14, username: Buffer.from('admin') });
-    expectRoundTrip(rakp1, { tag: 2, bmcSessionId: 7, consoleRandom: bytes(16, 1), role: 0x14, username: Buffer.alloc(0) });
-    expectRoundTrip(rakp2, { tag: 3, status: 0, consoleSessionId: 8, bmcRandom: bytes(16, 2), bmcGuid: bytes(16, 3), authCode: bytes(20, 4) });
-    expectRoundTrip(rakp2, { tag: 3, status: 0, consoleSessionId: 8, bmcRandom: bytes(16, 2), bmcGuid: bytes(16, 3), authCode: bytes(32, 4) });
-    expectRoundTrip(rakp2, { tag: 3, status: 0x0d, consoleSessionId: 8 });
-    expectRoundTrip(rakp3, { tag: 4, status: 0, bmcSessionId: 9, authCode: bytes(20, 5) });
-    expectRoundTrip(rakp4, { tag: 5, status: 0, consoleSessionId: 10, integrityCheck: bytes(12, 6) });
-    expectRoundTrip(rakp4, { tag: 5, status: 0x0f, consoleSessionId: 10, integrityCheck: Buffer.alloc(0) });
+    expectRoundTrip(ipmi(rakp1), { tag: 2, bmcSessionId: 7, consoleRandom: bytes(16, 1), role: 0x14, username: Buffer.from('admin') });
+    expectRoundTrip(ipmi(rakp1), { tag: 2, bmcSessionId: 7, consoleRandom: bytes(16, 1), role: 0x14, username: Buffer.alloc(0) });
+    expectRoundTrip(ipmi(rakp2), { tag: 3, status: 0, consoleSessionId: 8, bmcRandom: bytes(16, 2), bmcGuid: bytes(16, 3), authCode: bytes(20, 4) });
+    expectRoundTrip(ipmi(rakp2), { tag: 3, status: 0, consoleSessionId: 8, bmcRandom: bytes(16, 2), bmcGuid: bytes(16, 3), authCode: bytes(32, 4) });
+    expectRoundTrip(ipmi(rakp2), { tag: 3, status: 0x0d, consoleSessionId: 8 });
+    expectRoundTrip(ipmi(rakp3), { tag: 4, status: 0, bmcSessionId: 9, authCode: bytes(20, 5) });
+    expectRoundTrip(ipmi(rakp4), { tag: 5, status: 0, consoleSessionId: 10, integrityCheck: bytes(12, 6) });
+    expectRoundTrip(ipmi(rakp4), { tag: 5, status: 0x0f, consoleSessionId: 10, integrityCheck: Buffer.alloc(0) });
   });
 
   it('refuses user names longer than 16 bytes and wrong record types', () => {
@@ -148,8 +151,8 @@ describe('RMCP+ session setup messages', () => {
 
 describe('command data', () => {
   it('round-trips the commands this client sends and reads', () => {
-    expectRoundTrip(channelAuthCapabilitiesRequest, { channel: 0x0e, extended: true, privilege: 4 });
-    expectRoundTrip(channelAuthCapabilities, {
+    expectRoundTrip(ipmi(channelAuthCapabilitiesRequest), { channel: 0x0e, extended: true, privilege: 4 });
+    expectRoundTrip(ipmi(channelAuthCapabilities), {
       channel: 1,
       authTypes: 0x17,
       extendedCapabilities: true,
@@ -164,7 +167,7 @@ describe('command data', () => {
       oemId: 0x0157,
       oemAux: 0,
     });
-    expectRoundTrip(deviceIdResponse, {
+    expectRoundTrip(ipmi(deviceIdResponse), {
       deviceId: 0x21,
       deviceRevision: 3,
       providesSdrs: false,
@@ -176,7 +179,7 @@ describe('command data', () => {
       manufacturerId: 343,
       productId: 0x0b0a,
     });
-    expectRoundTrip(deviceIdResponse, {
+    expectRoundTrip(ipmi(deviceIdResponse), {
       deviceId: 1,
       deviceRevision: 0,
       providesSdrs: true,
@@ -189,14 +192,14 @@ describe('command data', () => {
       productId: 0xffff,
       auxFirmware: Buffer.from([1, 2, 3, 4]),
     });
-    expectRoundTrip(chassisStatusResponse, { powerOn: true, overload: false, interlock: true, powerFault: false, controlFault: true, restorePolicy: 2, lastPowerEvent: 0x10, miscState: 0x40 });
-    expectRoundTrip(chassisStatusResponse, { powerOn: false, overload: true, interlock: false, powerFault: true, controlFault: false, restorePolicy: 3, lastPowerEvent: 0, miscState: 0, frontPanel: 0xff });
-    expectRoundTrip(setBootFlagsRequest, { valid: true, persistent: false, efi: true, device: BootDeviceSelector.PXE });
-    expectRoundTrip(setBootFlagsRequest, { valid: true, persistent: true, efi: false, device: BootDeviceSelector.BIOS_SETUP });
-    expectRoundTrip(sessionChallengeRequest, { authType: AuthType.MD5, username: Buffer.from('admin') });
-    expectRoundTrip(sessionChallengeResponse, { temporarySessionId: 0xdeadbeef, challenge: bytes(16, 8) });
-    expectRoundTrip(activateSessionRequest, { authType: AuthType.MD5, privilege: 4, challenge: bytes(16, 8), initialOutboundSequence: 1 });
-    expectRoundTrip(activateSessionResponse, { authType: AuthType.MD5, sessionId: 0x11, initialInboundSequence: 0x22, maxPrivilege: 4 });
+    expectRoundTrip(ipmi(chassisStatusResponse), { powerOn: true, overload: false, interlock: true, powerFault: false, controlFault: true, restorePolicy: 2, lastPowerEvent: 0x10, miscState: 0x40 });
+    expectRoundTrip(ipmi(chassisStatusResponse), { powerOn: false, overload: true, interlock: false, powerFault: true, controlFault: false, restorePolicy: 3, lastPowerEvent: 0, miscState: 0, frontPanel: 0xff });
+    expectRoundTrip(ipmi(setBootFlagsRequest), { valid: true, persistent: false, efi: true, device: BootDeviceSelector.PXE });
+    expectRoundTrip(ipmi(setBootFlagsRequest), { valid: true, persistent: true, efi: false, device: BootDeviceSelector.BIOS_SETUP });
+    expectRoundTrip(ipmi(sessionChallengeRequest), { authType: AuthType.MD5, username: Buffer.from('admin') });
+    expectRoundTrip(ipmi(sessionChallengeResponse), { temporarySessionId: 0xdeadbeef, challenge: bytes(16, 8) });
+    expectRoundTrip(ipmi(activateSessionRequest), { authType: AuthType.MD5, privilege: 4, challenge: bytes(16, 8), initialOutboundSequence: 1 });
+    expectRoundTrip(ipmi(activateSessionResponse), { authType: AuthType.MD5, sessionId: 0x11, initialInboundSequence: 0x22, maxPrivilege: 4 });
   });
 
   it('writes the boot flags of IPMI v2.0 Table 28-14 (PXE, next boot, EFI)', () => {

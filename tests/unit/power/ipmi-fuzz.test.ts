@@ -19,7 +19,7 @@ import { openSessionRequest, openSessionResponse, rakp1, rakp2, rakp3, rakp4 } f
 import { asfMessage, decodeAsfDatagram, encodePresencePing, rmcpHeader } from '../../../src-main/power/ipmi/rmcp.js';
 import { decryptPayload, encryptPayload } from '../../../src-main/power/ipmi/session-crypto.js';
 import { ipmiDatagram, type Session20Packet } from '../../../src-main/power/ipmi/session-packet.js';
-import { fuzzDecoder } from './codec-kit.js';
+import { fuzzDecoder } from './decoder-fuzz.js';
 
 /*
  * Hostile input for every IPMI decoder: random bytes and mutations

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeMagicPacket, encodeMagicPacket, MagicPacketError, parseSecureOnPassword } from '../../../src-main/power/wol/magic-packet.js';
 import { chooseWolInterfaces, wolInterfaces, WolRouteError } from '../../../src-main/power/wol/wol-interfaces.js';
-import { fuzzDecoder } from './codec-kit.js';
+import { fuzzDecoder } from './decoder-fuzz.js';
 import { POWER_NICS } from './power-test-kit.js';
 
 describe('magic packet', () => {

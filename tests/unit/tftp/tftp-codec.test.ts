@@ -1,62 +1,32 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decode, encode, encodingLength, TftpDecodeError, type TftpPacket } from '../../../src-main/servers/tftp/tftp-codec.js';
+import { decode, encode, TftpDecodeError, tftpCodec, type TftpPacket } from '../../../src-main/servers/tftp/tftp-codec.js';
+import { expectCapturedRoundTrip, expectRoundTrip, loadHexFixtures, type CodecAdapter } from '../../helpers/codec-roundtrip.js';
 
-const FIXTURES = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../fixtures/tftp/packets.json'), 'utf8')) as {
-  packets: { name: string; hex: string }[];
-};
+const FIXTURES = loadHexFixtures('tftp');
 
-/** The shared round-trip check: lengths agree, decode(encode(v)) = v, stable re-encoding, encoding at an offset. */
-function roundTrip(packet: TftpPacket): void {
-  const length = encodingLength(packet);
-  const bytes = encode(packet);
-  expect(bytes.length).toBe(length);
-  expect(encode.bytes).toBe(length);
-  const decoded = decode(bytes);
-  expect(decode.bytes).toBe(length);
-  expect(normalise(decoded)).toEqual(normalise(packet));
-  expect(encode(decoded).equals(bytes)).toBe(true);
-  const big = Buffer.alloc(length + 10, 0xee);
-  encode(packet, big, 5);
-  expect(encode.bytes).toBe(length);
-  expect(big.subarray(5, 5 + length).equals(bytes)).toBe(true);
-  expect(big[4]).toBe(0xee);
-  expect(big[5 + length]).toBe(0xee);
-  expect(normalise(decode(big, 5, 5 + length))).toEqual(normalise(packet));
-}
-
-function normalise(packet: TftpPacket): unknown {
-  return packet.op === 'data' ? { ...packet, data: [...packet.data] } : packet;
-}
+const tftp: CodecAdapter<TftpPacket> = { codec: tftpCodec, decodeTakesEnd: true };
 
 describe('TFTP codec', () => {
   it('round-trips every packet type', () => {
-    roundTrip({ op: 'rrq', filename: 'undionly.kpxe', mode: 'octet', options: [] });
-    roundTrip({ op: 'rrq', filename: 'ipxe/entry.ipxe', mode: 'netascii', options: [{ name: 'blksize', value: '1468' }, { name: 'tsize', value: '0' }] });
-    roundTrip({ op: 'wrq', filename: 'upload.bin', mode: 'octet', options: [{ name: 'windowsize', value: '16' }] });
-    roundTrip({ op: 'data', block: 1, data: Buffer.from('hello') });
-    roundTrip({ op: 'data', block: 65535, data: Buffer.alloc(0) });
-    roundTrip({ op: 'data', block: 7, data: Buffer.alloc(65464, 0xab) });
-    roundTrip({ op: 'ack', block: 0 });
-    roundTrip({ op: 'ack', block: 65535 });
-    roundTrip({ op: 'error', code: 2, message: 'access violation' });
-    roundTrip({ op: 'error', code: 0, message: '' });
-    roundTrip({ op: 'oack', options: [{ name: 'blksize', value: '1468' }, { name: 'windowsize', value: '64' }] });
-    roundTrip({ op: 'oack', options: [] });
-    roundTrip({ op: 'rrq', filename: 'grüße/ファイル.efi', mode: 'octet', options: [] });
+    expectRoundTrip(tftp, { op: 'rrq', filename: 'undionly.kpxe', mode: 'octet', options: [] });
+    expectRoundTrip(tftp, { op: 'rrq', filename: 'ipxe/entry.ipxe', mode: 'netascii', options: [{ name: 'blksize', value: '1468' }, { name: 'tsize', value: '0' }] });
+    expectRoundTrip(tftp, { op: 'wrq', filename: 'upload.bin', mode: 'octet', options: [{ name: 'windowsize', value: '16' }] });
+    expectRoundTrip(tftp, { op: 'data', block: 1, data: Buffer.from('hello') });
+    expectRoundTrip(tftp, { op: 'data', block: 65535, data: Buffer.alloc(0) });
+    expectRoundTrip(tftp, { op: 'data', block: 7, data: Buffer.alloc(65464, 0xab) });
+    expectRoundTrip(tftp, { op: 'ack', block: 0 });
+    expectRoundTrip(tftp, { op: 'ack', block: 65535 });
+    expectRoundTrip(tftp, { op: 'error', code: 2, message: 'access violation' });
+    expectRoundTrip(tftp, { op: 'error', code: 0, message: '' });
+    expectRoundTrip(tftp, { op: 'oack', options: [{ name: 'blksize', value: '1468' }, { name: 'windowsize', value: '64' }] });
+    expectRoundTrip(tftp, { op: 'oack', options: [] });
+    expectRoundTrip(tftp, { op: 'rrq', filename: 'grüße/ファイル.efi', mode: 'octet', options: [] });
   });
 
   it('decodes and re-encodes packets captured from atftp, tftp-hpa and tftpd-hpa byte for byte', () => {
-    expect(FIXTURES.packets.length).toBeGreaterThanOrEqual(7);
-    for (const fixture of FIXTURES.packets) {
-      const bytes = Buffer.from(fixture.hex, 'hex');
-      const packet = decode(bytes);
-      expect(decode.bytes, fixture.name).toBe(bytes.length);
-      expect(encode(packet).equals(bytes), fixture.name).toBe(true);
-      roundTrip(packet);
-    }
-    const atftp = decode(Buffer.from(FIXTURES.packets[0]!.hex, 'hex'));
+    expect(FIXTURES.length).toBeGreaterThanOrEqual(7);
+    for (const fixture of FIXTURES) expectCapturedRoundTrip(tftp, fixture.bytes, fixture.name);
+    const atftp = decode(FIXTURES[0]!.bytes);
     expect(atftp).toEqual({
       op: 'rrq',
       filename: 'pxelinux.0',
@@ -123,7 +93,7 @@ describe('TFTP codec', () => {
       return seed % n;
     };
     const seeds = [
-      ...FIXTURES.packets.map((fixture) => Buffer.from(fixture.hex, 'hex')),
+      ...FIXTURES.map((fixture) => fixture.bytes),
       encode({ op: 'data', block: 3, data: Buffer.alloc(100, 1) }),
       encode({ op: 'oack', options: [{ name: 'blksize', value: '1468' }] }),
     ];

@@ -1,30 +1,4 @@
-import { expect } from 'vitest';
-import { IpmiDecodeError, type Codec } from '../../../src-main/power/ipmi/codec.js';
-
-/**
- * The shared round-trip check of a codec (docs/STYLE: like dns-packet):
- * decode(encode(v)) equals v; the buffer length, the bytes reported and
- * encodingLength agree; re-encoding is stable; encoding at an offset inside
- * a larger buffer works and touches nothing around it.
- */
-export function expectRoundTrip<T>(codec: Codec<T>, value: T): Buffer {
-  const encoded = codec.encode(value);
-  const length = codec.encodingLength(value);
-  expect(encoded.length).toBe(length);
-  expect(codec.encode.bytes).toBe(length);
-  const decoded = codec.decode(encoded);
-  expect(codec.decode.bytes).toBe(length);
-  expect(decoded).toEqual(value);
-  expect(codec.encode(decoded).equals(encoded)).toBe(true);
-
-  const big = Buffer.alloc(length + 9, 0xa5);
-  codec.encode(value, big, 5);
-  expect(codec.encode.bytes).toBe(length);
-  expect(big.subarray(5, 5 + length).equals(encoded)).toBe(true);
-  expect(big.subarray(0, 5).every((byte) => byte === 0xa5)).toBe(true);
-  expect(big.subarray(5 + length).every((byte) => byte === 0xa5)).toBe(true);
-  return encoded;
-}
+import { IpmiDecodeError } from '../../../src-main/power/ipmi/codec.js';
 
 /** A small deterministic PRNG (mulberry32), so a failing fuzz case can be replayed. */
 export function prng(seed: number): () => number {
