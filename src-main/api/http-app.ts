@@ -13,12 +13,12 @@ import FindMyWay from 'find-my-way';
 import secureJson from 'secure-json-parse';
 import { AppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { LOCAL_PRINCIPAL, roleAllows, type Authenticator } from './access.js';
+import { LOCAL_PRINCIPAL, roleAllows, type Authenticator } from '../core/http-kit/access.js';
+import { integerParamNames, pathIntegerErrors } from '../core/http-kit/path-integers.js';
+import { API_PREFIX, REGISTERED_ROUTES_KEY, type RegisteredRoute, type RequestGuard } from '../core/http-kit/route-table.js';
+import { ErrorEnvelope } from '../core/http-kit/schemas.js';
 import { createErrorHandler, errorBody } from './error-handler.js';
-import { integerParamNames, pathIntegerErrors } from './path-integers.js';
-import { ErrorEnvelope } from './schemas.js';
 
-export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Header that carries the per-process IPC secret on injected requests. */
 export const IPC_HEADER = 'x-bootwright-ipc';
@@ -28,9 +28,6 @@ export const RENDERER_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
 export type ApiApp = FastifyInstance;
-
-/** A check run on every request before authentication (Host allowlist, rate limits). */
-export type RequestGuard = (request: FastifyRequest) => void | Promise<void>;
 
 export interface HttpAppOptions {
   log: Logger;
@@ -46,12 +43,6 @@ export interface HttpAppOptions {
   guards?: readonly RequestGuard[];
   https?: { cert: Buffer; key: Buffer } | null;
   version: string;
-}
-
-/** One route as registered, for the OpenAPI consistency check and 405 detection. */
-export interface RegisteredRoute {
-  method: string;
-  url: string;
 }
 
 /**
@@ -92,7 +83,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<ApiApp> {
 
   const routes: RegisteredRoute[] = [];
   const router = FindMyWay();
-  app.decorate('registeredRoutes', routes);
+  app.decorate(REGISTERED_ROUTES_KEY, routes);
   app.decorateRequest('principal', null);
   app.decorateRequest('viaIpc', false);
 
@@ -202,11 +193,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<ApiApp> {
   return app;
 }
 
-/** The routes registered so far (method and fastify URL pattern). */
-export function registeredRoutes(app: ApiApp): readonly RegisteredRoute[] {
-  return (app as unknown as { registeredRoutes: RegisteredRoute[] }).registeredRoutes;
-}
-
 function isIpcRequest(request: FastifyRequest, secret: string): boolean {
   const header = request.headers[IPC_HEADER];
   if (typeof header !== 'string' || header !== secret) return false;
@@ -225,7 +211,7 @@ function allowedMethods(router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>, ur
  * Bodies are validated strictly (no type coercion, unknown fields rejected by
  * the schemas); query strings and path params are text on the wire, so they
  * are coerced to the schema's types, except that integers (path params and
- * query parameters) must be canonical decimal first (path-integers.ts).
+ * query parameters) must be canonical decimal first (core/http-kit/path-integers.ts).
  */
 function installValidators(app: FastifyInstance): void {
   // strict: false (TypeBox emits keywords ajv does not know) would also turn strictNumbers off, and a JSON

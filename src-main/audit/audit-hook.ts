@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { API_PREFIX, registeredRoutes } from '../api/http-app.js';
 import type { AppContext } from '../core/app-context.js';
 import { errorMessage } from '../core/errors.js';
+import { API_PREFIX, registeredRoutes } from '../core/http-kit/route-table.js';
 import { describeAuditAction, type AuditAction } from './audit-action.js';
 import type { AuditDetail, AuditInput } from './audit-types.js';
 

@@ -1,5 +1,5 @@
-import type { Principal, Role } from '../api/access.js';
-import type { RequestGuard } from '../api/http-app.js';
+import type { Principal, Role } from '../core/http-kit/access.js';
+import type { RequestGuard } from '../core/http-kit/route-table.js';
 import type { AppConfig } from '../core/config.js';
 import { AppError, isAppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';

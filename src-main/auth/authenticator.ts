@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Authenticator, Principal } from '../api/access.js';
+import type { Authenticator, Principal } from '../core/http-kit/access.js';
 import { assertSameOrigin } from './csrf.js';
 import { sessionCookieValue } from './session-cookie.js';
 import type { SessionStore } from './session-store.js';

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { FastifyRequest } from 'fastify';
-import type { RequestGuard } from '../api/http-app.js';
+import type { RequestGuard } from '../core/http-kit/route-table.js';
 import { AppError } from '../core/errors.js';
 
 export interface HostAllowlistOptions {

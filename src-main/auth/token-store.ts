@@ -1,5 +1,5 @@
-import type { Role } from '../api/access.js';
-import { paginate, type ListPage, type ListQueryInput } from '../api/list-query.js';
+import type { Role } from '../core/http-kit/access.js';
+import { paginate, type ListPage, type ListQueryInput } from '../core/http-kit/list-query.js';
 import { conflict, invalid, notFound } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
 import type { Collection } from '../store/collection.js';

@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Authenticator } from '../api/access.js';
-import { buildHttpApp, type ApiApp, type RequestGuard } from '../api/http-app.js';
+import { buildHttpApp, type ApiApp } from '../api/http-app.js';
 import { API_ROUTE_PLUGINS } from '../api/routes/index.js';
 import { AuthService, type AuthServiceOptions } from '../auth/auth-service.js';
 import { BootFiles } from '../boot-files/boot-files.js';
@@ -39,6 +38,8 @@ import { hostDirectoryOf } from '../power/host-directory.js';
 import { PowerService, type PowerOptions } from '../power/power-service.js';
 import type { AppContext } from './app-context.js';
 import type { AppConfig } from './config.js';
+import type { Authenticator } from './http-kit/access.js';
+import type { RequestGuard } from './http-kit/route-table.js';
 import { LogSink } from './logger.js';
 import { defaultRendererDir, readBuildInfo } from './version.js';
 

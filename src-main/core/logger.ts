@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import electronLog from 'electron-log/node.js';
-import { archiveLogFile, CURRENT_LOG_NAME } from '../logs/log-rotation.js';
+import { archiveLogFile, CURRENT_LOG_NAME } from './log-rotation.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];

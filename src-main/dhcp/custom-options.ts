@@ -1,4 +1,4 @@
-import { parseIpv4 } from './ipv4.js';
+import { parseIpv4 } from '../network/ip-math.js';
 
 /** Value types an operator can give a custom option (RFC 2132 §2 data formats). */
 export const CUSTOM_OPTION_TYPES = ['ip', 'ips', 'string', 'uint8', 'uint16', 'uint32', 'bool', 'hex'] as const;

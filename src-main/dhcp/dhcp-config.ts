@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { FieldError } from '../core/errors.js';
+import { intToIpv4, isHostIn, parseIpv4, parseIpv4Subnet, type Ipv4Subnet } from '../network/ip-math.js';
 import { ACCESS_MODES } from './access-policy.js';
-import { intToIpv4, isHostIn, parseIpv4, parseIpv4Subnet, type Ipv4Subnet } from './ipv4.js';
 import { CUSTOM_OPTION_TYPES, customOptionProblem } from './custom-options.js';
 
 /**

@@ -1,5 +1,6 @@
 import { AppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import { parseIpv4Subnet, subnetHas, type Ipv4Subnet } from '../network/ip-math.js';
 import type { Section } from '../store/section.js';
 import type { Store } from '../store/store.js';
 import {
@@ -9,7 +10,6 @@ import {
   type DhcpSettingsValue,
   type DhcpSubnetConfig,
 } from './dhcp-config.js';
-import { parseIpv4Subnet, subnetHas, type Ipv4Subnet } from './ipv4.js';
 
 export type DhcpSettingsListener = (next: DhcpSettingsValue, previous: DhcpSettingsValue) => void | Promise<void>;
 

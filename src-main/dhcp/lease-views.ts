@@ -1,5 +1,5 @@
+import { intToIpv4, parseIpv4 } from '../network/ip-math.js';
 import type { DhcpSettings } from './dhcp-settings.js';
-import { intToIpv4, parseIpv4 } from './ipv4.js';
 import { LeaseDatabase, type Lease, type LeaseState } from './leases.js';
 import type { Reservations } from './reservations.js';
 

@@ -1,6 +1,6 @@
 import type { Logger } from '../core/logger.js';
 import type { NameSource, NameSourceEntry } from '../dns/name-source.js';
-import { intToIpv4, parseIpv4 } from './ipv4.js';
+import { intToIpv4, parseIpv4 } from '../network/ip-math.js';
 import { LeaseJournal, type JournalRecord } from './lease-journal.js';
 
 /** One client's lease, keyed by MAC (the API's lease identifier). */

@@ -1,12 +1,12 @@
 import { AppError, conflict, invalid, notFound, type FieldError } from '../core/errors.js';
 import { normalizeMac, unicastMacProblem } from '../core/mac.js';
+import { intToIpv4, isHostIn, parseIpv4 } from '../network/ip-math.js';
 import { notOneMachineProblem } from '../network/special-addresses.js';
 import type { Collection, Row } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { bootPathProblem } from './archmap.js';
 import { customOptionProblem, type CustomOption } from './custom-options.js';
 import type { DhcpSettings } from './dhcp-settings.js';
-import { intToIpv4, isHostIn, parseIpv4 } from './ipv4.js';
 
 /** A fixed address for one MAC; the pool never hands it to anyone else. */
 export interface DhcpReservation extends Row {

@@ -3,7 +3,7 @@ import type { Logger } from '../core/logger.js';
 import { normalizeMac } from '../core/mac.js';
 import { nowIso } from '../core/time.js';
 import type { EventLog } from '../events/event-log.js';
-import { paginate, type ListPage, type ListQueryInput } from '../api/list-query.js';
+import { paginate, type ListPage, type ListQueryInput } from '../core/http-kit/list-query.js';
 import type { Collection } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { DISCOVERY_LIMITS, DiscoveryLimiter, type DiscoveryLimits, type DiscoveryRefusal, type RefusalCounts } from './discovery-limiter.js';

@@ -1,5 +1,6 @@
-import { API_PREFIX, IPC_HEADER, type ApiApp } from '../api/http-app.js';
 import { errorBody } from '../api/error-handler.js';
+import { IPC_HEADER, type ApiApp } from '../api/http-app.js';
+import { API_PREFIX } from '../core/http-kit/route-table.js';
 
 export const IPC_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type IpcMethod = (typeof IPC_METHODS)[number];

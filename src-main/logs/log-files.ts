@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { CURRENT_LOG_NAME } from './log-rotation.js';
+import { CURRENT_LOG_NAME } from '../core/log-rotation.js';
 
 /** One file of the logs directory as GET /logs/files shows it. */
 export interface LogFileInfo {

@@ -10,13 +10,22 @@ export {
   type ServerAddressOverride,
 } from './server-addresses.js';
 export {
+  intToIpv4,
   ipFamily,
+  ipv4ToInt,
   isHostAddressIn,
+  isHostIn,
+  isIpv4,
   normalizeIp,
+  parseIpv4,
+  parseIpv4Subnet,
   parseSubnet,
+  prefixMask,
   subnetContains,
+  subnetHas,
   subnetOf,
   unmapIpv4,
   type IpFamily,
+  type Ipv4Subnet,
   type Subnet,
 } from './ip-math.js';

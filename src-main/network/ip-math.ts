@@ -1,3 +1,12 @@
+/**
+ * The one IPv4/CIDR module. Two forms of the same arithmetic:
+ * - text addresses of both families (RFC 4632, RFC 4291), for settings,
+ *   validation and interfaces: strict parsing, canonical spelling, messages;
+ * - IPv4 as unsigned 32-bit integers, for the DHCP lease tables, the pool
+ *   allocator and the per-packet path, where numbers are cheaper than strings.
+ * The host-address rule (network, broadcast, RFC 3021 /31) lives once, in the
+ * numeric form, and the text form calls it.
+ */
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -82,10 +91,10 @@ export function subnetContains(subnet: Subnet, address: string): boolean {
  */
 export function isHostAddressIn(subnet: Subnet, address: string): boolean {
   if (!subnetContains(subnet, address)) return false;
-  if (subnet.family !== 'ipv4' || subnet.prefix >= 31) return true;
-  const normalized = normalizeIp(address);
-  const broadcast = ipaddr.IPv4.broadcastAddressFromCIDR(`${subnet.network}/${subnet.prefix}`).toString();
-  return normalized !== subnet.network && normalized !== broadcast;
+  if (subnet.family !== 'ipv4') return true;
+  // A Subnet's cidr is canonical with zero host bits (parseSubnet, subnetOf), so it always parses.
+  const numeric = parseIpv4Subnet(subnet.cidr);
+  return numeric !== null && isHostIn(numeric, ipv4ToInt(address));
 }
 
 /** Prefix length of a dotted or IPv6 netmask (as os.networkInterfaces() reports it), or null. */
@@ -108,4 +117,69 @@ function networkAddress(address: string, prefix: number): string {
 
 function format(address: Address): string {
   return address.kind() === 'ipv6' ? (address as ipaddr.IPv6).toRFC5952String() : address.toString();
+}
+
+// IPv4 as unsigned 32-bit integers: the lease tables and the pool allocator index by number.
+
+const DOTTED = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
+/** The address as a uint32, or null when `text` is no strict dotted quad. */
+export function parseIpv4(text: string): number | null {
+  const m = DOTTED.exec(text);
+  if (!m) return null;
+  return ((Number(m[1]) << 24) | (Number(m[2]) << 16) | (Number(m[3]) << 8) | Number(m[4])) >>> 0;
+}
+
+/** Like parseIpv4 but throws (for values validated earlier). */
+export function ipv4ToInt(text: string): number {
+  const value = parseIpv4(text);
+  if (value === null) throw new Error(`"${text}" is not an IPv4 address`);
+  return value;
+}
+
+export function intToIpv4(value: number): string {
+  return `${value >>> 24}.${(value >>> 16) & 255}.${(value >>> 8) & 255}.${value & 255}`;
+}
+
+export function isIpv4(text: string): boolean {
+  return parseIpv4(text) !== null;
+}
+
+/** The netmask of a prefix length as a uint32 (prefix 0 → 0). */
+export function prefixMask(prefix: number): number {
+  return prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
+}
+
+/** A parsed IPv4 subnet with its network and broadcast as numbers. */
+export interface Ipv4Subnet {
+  cidr: string;
+  network: number;
+  prefix: number;
+  mask: number;
+  broadcast: number;
+}
+
+/** Parses "a.b.c.d/len" with zero host bits; returns null when it is not one. */
+export function parseIpv4Subnet(text: string): Ipv4Subnet | null {
+  const slash = text.indexOf('/');
+  if (slash < 0) return null;
+  const network = parseIpv4(text.slice(0, slash));
+  const prefixText = text.slice(slash + 1);
+  if (network === null || !/^\d{1,2}$/.test(prefixText)) return null;
+  const prefix = Number(prefixText);
+  if (prefix > 32) return null;
+  const mask = prefixMask(prefix);
+  if (((network & mask) >>> 0) !== network) return null;
+  return { cidr: `${intToIpv4(network)}/${prefix}`, network, prefix, mask, broadcast: (network | ~mask) >>> 0 };
+}
+
+export function subnetHas(subnet: Ipv4Subnet, address: number): boolean {
+  return ((address & subnet.mask) >>> 0) === subnet.network;
+}
+
+/** Inside the subnet and, up to /30, neither its network nor its broadcast address (RFC 3021 lets /31 use both). */
+export function isHostIn(subnet: Ipv4Subnet, address: number): boolean {
+  if (!subnetHas(subnet, address)) return false;
+  if (subnet.prefix >= 31) return true;
+  return address !== subnet.network && address !== subnet.broadcast;
 }

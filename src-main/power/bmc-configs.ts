@@ -1,4 +1,4 @@
-import { paginate, type ListPage, type ListQueryInput } from '../api/list-query.js';
+import { paginate, type ListPage, type ListQueryInput } from '../core/http-kit/list-query.js';
 import { AppError, conflict, notFound, type FieldError } from '../core/errors.js';
 import type { Collection } from '../store/collection.js';
 import type { Store } from '../store/store.js';

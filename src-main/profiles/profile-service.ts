@@ -1,7 +1,7 @@
 import { createTwoFilesPatch } from 'diff';
 import { AppError, notFound, type FieldError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { paginate, type ListPage, type ListQueryInput } from '../api/list-query.js';
+import { paginate, type ListPage, type ListQueryInput } from '../core/http-kit/list-query.js';
 import { assertRenderableScript } from '../boot-scripts/script-check.js';
 import { sampleTemplateData } from '../boot-scripts/template-context.js';
 import type { TemplateRenderer } from '../boot-scripts/template-renderer.js';

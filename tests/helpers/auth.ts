@@ -1,4 +1,4 @@
-import type { Role } from '../../src-main/api/access.js';
+import type { Role } from '../../src-main/core/http-kit/access.js';
 import type { PublicUser } from '../../src-main/auth/user-directory.js';
 import { SESSION_COOKIE } from '../../src-main/auth/session-cookie.js';
 import type { AppCore } from '../../src-main/core/app-core.js';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { AppError } from '../../src-main/core/errors.js';
-import { paginate } from '../../src-main/api/list-query.js';
-import { IdParams, ListQueryProperties, Ok, OkList, StrictObject } from '../../src-main/api/schemas.js';
+import { paginate } from '../../src-main/core/http-kit/list-query.js';
+import { IdParams, ListQueryProperties, Ok, OkList, StrictObject } from '../../src-main/core/http-kit/schemas.js';
 
 /**
  * A throwaway resource that exercises the API conventions in tests (it is

@@ -2,8 +2,8 @@ import { Type, type Static } from 'typebox';
 import { AppError } from '../../core/errors.js';
 import { MAC_INPUT_PATTERN } from '../../core/mac.js';
 import type { AccessEntry, AccessListName, UnauthorizedDevice } from '../../dhcp/access-policy.js';
-import { paginate } from '../list-query.js';
-import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
+import { paginate } from '../../core/http-kit/list-query.js';
+import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 export const AccessEntrySchema = Type.Object(

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { matchesAudit, parseAuditFilter } from '../../audit/audit-filter.js';
 import { AUDIT_OUTCOMES, AUDIT_TRANSPORTS, auditRowView, type AuditView } from '../../audit/audit-types.js';
-import { paginate } from '../list-query.js';
-import { ListQueryProperties, OkList, StrictObject } from '../schemas.js';
+import { paginate } from '../../core/http-kit/list-query.js';
+import { ListQueryProperties, OkList, StrictObject } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 const AuditAggregateSchema = Type.Object(

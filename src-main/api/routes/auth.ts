@@ -3,8 +3,8 @@ import { PASSWORD_MAX_LENGTH } from '../../auth/password-hash.js';
 import { assertSameOrigin } from '../../auth/csrf.js';
 import { clearSessionCookie, setSessionCookie } from '../../auth/session-cookie.js';
 import { AppError } from '../../core/errors.js';
-import { ROLES } from '../access.js';
-import { Ok, StrictObject, Timestamp } from '../schemas.js';
+import { ROLES } from '../../core/http-kit/access.js';
+import { Ok, StrictObject, Timestamp } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 export const RoleSchema = Type.Union(ROLES.map((role) => Type.Literal(role)), {

@@ -5,7 +5,7 @@ import { BMC_PROTOCOLS, BOOT_DEVICES, POWER_STATES } from '../../power/bmc-clien
 import { BMC_PRIVILEGES, configView } from '../../power/bmc-config-types.js';
 import { BMC_BATCH_ACTIONS, type BmcBatchAction } from '../../power/bmc-service.js';
 import { BODY_LIMIT_BYTES } from '../http-app.js';
-import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
+import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 /** `{"type": [T, "null"]}`: one clear validation error rather than one per anyOf branch. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Ok, StrictObject } from '../schemas.js';
+import { Ok, StrictObject } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 const SourceSchema = Type.Object({

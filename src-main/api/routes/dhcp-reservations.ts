@@ -2,8 +2,8 @@ import { Type, type Static } from 'typebox';
 import { MAC_INPUT_PATTERN } from '../../core/mac.js';
 import { CustomOptionSchema } from '../../dhcp/dhcp-config.js';
 import type { DhcpReservation } from '../../dhcp/reservations.js';
-import { paginate } from '../list-query.js';
-import { IdParams, ListQueryProperties, Ok, OkList, StrictObject, Timestamp } from '../schemas.js';
+import { paginate } from '../../core/http-kit/list-query.js';
+import { IdParams, ListQueryProperties, Ok, OkList, StrictObject, Timestamp } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 export const ReservationSchema = Type.Object(

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DhcpSettingsPatch, DhcpSettingsSchema } from '../../dhcp/dhcp-config.js';
-import { Ok, PrintableString, StrictObject } from '../schemas.js';
+import { Ok, PrintableString, StrictObject } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 export const ArchmapEntrySchema = Type.Object(

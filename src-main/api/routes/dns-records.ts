@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DNS_RECORD_TYPES, MAX_COMMENT_LENGTH, MAX_TTL, MAX_TXT_BYTES, type DnsRecord } from '../../dns/dns-records.js';
-import { paginate } from '../list-query.js';
-import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
+import { paginate } from '../../core/http-kit/list-query.js';
+import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 /** `{"type": [T, "null"]}`: one clear validation error instead of one per anyOf branch. */

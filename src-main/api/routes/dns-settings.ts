@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import { DnsSettingsPatchSchema, DnsSettingsSchema } from '../../dns/dns-settings.js';
-import { Ok } from '../schemas.js';
+import { Ok } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 /** DNS settings: port, local domain, upstream list and the on/off switch (docs/dns.md). */

@@ -2,8 +2,8 @@ import { Type, type Static } from 'typebox';
 import { eventView, EVENT_LEVELS, type AppEvent } from '../../events/event-types.js';
 import { matchesEvent, parseEventFilter } from '../../events/event-filter.js';
 import { openEventStream, parseEventStreamRequest } from '../../events/event-stream.js';
-import { paginate } from '../list-query.js';
-import { ListQueryProperties, OkList, StrictObject } from '../schemas.js';
+import { paginate } from '../../core/http-kit/list-query.js';
+import { ListQueryProperties, OkList, StrictObject } from '../../core/http-kit/schemas.js';
 import { SSE_RESPONSE, SseStreams } from '../sse.js';
 import type { RoutePluginFactory } from './index.js';
 

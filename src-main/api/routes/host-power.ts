@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { POWER_ACTIONS } from '../../power/bmc-client.js';
 import { WOL_PORTS } from '../../power/wol/magic-packet.js';
 import type { WakeResult } from '../../power/wol/wol-service.js';
-import { IdParams, Ok, StrictObject } from '../schemas.js';
+import { IdParams, Ok, StrictObject } from '../../core/http-kit/schemas.js';
 import { actor, nullable, PowerOutcomeSchema } from './bmc.js';
 import type { RoutePluginFactory } from './index.js';
 import { WolHistorySchema } from './wol.js';

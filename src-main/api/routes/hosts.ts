@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { BOOT_ACTIONS, BOOT_REASONS } from '../../boot-scripts/boot-resolver.js';
 import { MAC_INPUT_PATTERN } from '../../core/mac.js';
 import { ARCH_PATTERN, GROUP_PATTERN, TAG_PATTERN } from '../../hosts/host-validation.js';
-import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
+import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 /**

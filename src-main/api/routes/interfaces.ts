@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { Nic } from '../../network/nic.js';
-import { paginate } from '../list-query.js';
-import { ListQuery, OkList } from '../schemas.js';
+import { paginate } from '../../core/http-kit/list-query.js';
+import { ListQuery, OkList } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 export const NicAddressSchema = Type.Object({

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { TEMPLATE_LIMITS } from '../../boot-scripts/template-engine.js';
-import { Ok } from '../schemas.js';
+import { Ok } from '../../core/http-kit/schemas.js';
 import { nullable } from './hosts.js';
 import type { RoutePluginFactory } from './index.js';
 

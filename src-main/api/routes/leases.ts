@@ -2,9 +2,9 @@ import { Type, type Static } from 'typebox';
 import { invalid, notFound } from '../../core/errors.js';
 import { MAC_INPUT_PATTERN, normalizeMac } from '../../core/mac.js';
 import { leaseStats, leaseView, leaseViews, type LeaseView } from '../../dhcp/lease-views.js';
-import { parseIpv4Subnet } from '../../dhcp/ipv4.js';
-import { paginate } from '../list-query.js';
-import { ListQueryProperties, Ok, OkList, StrictObject, Timestamp } from '../schemas.js';
+import { paginate } from '../../core/http-kit/list-query.js';
+import { ListQueryProperties, Ok, OkList, StrictObject, Timestamp } from '../../core/http-kit/schemas.js';
+import { parseIpv4Subnet } from '../../network/ip-math.js';
 import type { RoutePluginFactory } from './index.js';
 
 export const LeaseSchema = Type.Object(

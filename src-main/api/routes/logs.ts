@@ -4,7 +4,7 @@ import { invalid } from '../../core/errors.js';
 import { LOG_LEVELS } from '../../core/logger.js';
 import { cleanupLogs, listLogFiles, logDiskUsage } from '../../logs/log-files.js';
 import { openLogStream, parseLogFilter } from '../../logs/log-stream.js';
-import { Ok, StrictObject } from '../schemas.js';
+import { Ok, StrictObject } from '../../core/http-kit/schemas.js';
 import { SSE_RESPONSE, SseStreams } from '../sse.js';
 import type { RoutePluginFactory } from './index.js';
 

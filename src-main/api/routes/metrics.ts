@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../../core/app-context.js';
-import { ErrorEnvelope, Ok, StrictObject } from '../schemas.js';
+import { ErrorEnvelope, Ok, StrictObject } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 const MetricSampleSchema = Type.Object({

@@ -4,7 +4,7 @@ import { TEMPLATE_LIMITS } from '../../boot-scripts/template-engine.js';
 import { GROUP_PATTERN } from '../../hosts/host-validation.js';
 import { BOOT_TYPES, type ChangeNote, type ProfileInput } from '../../profiles/profile-types.js';
 import { NAME_MAX } from '../../profiles/profile-validation.js';
-import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
+import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../../core/http-kit/schemas.js';
 import { nullable } from './hosts.js';
 import type { RoutePluginFactory } from './index.js';
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../../core/app-context.js';
 import { MAX_ALLOWED_ROOTS, MAX_ROOT_PATH_LENGTH } from '../../settings/served-roots.js';
-import { Ok, StrictObject } from '../schemas.js';
+import { Ok, StrictObject } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 const ServedRootsView = Type.Object(

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { AppContext } from '../../core/app-context.js';
 import { AppError, errorMessage, isAppError } from '../../core/errors.js';
 import { SERVICE_ACTIONS, SERVICE_STATES, type ServiceAction } from '../../services/service-manager.js';
-import { Ok, StrictObject } from '../schemas.js';
+import { Ok, StrictObject } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 export const ServiceStatusSchema = Type.Object(

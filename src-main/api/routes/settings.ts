@@ -16,8 +16,8 @@ import {
   type SettingsPatch,
   type SettingsSectionName,
 } from '../../settings/settings-schemas.js';
-import { roleAllows } from '../access.js';
-import { Ok, StrictObject } from '../schemas.js';
+import { roleAllows } from '../../core/http-kit/access.js';
+import { Ok, StrictObject } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 import { NicSchema, ResolvedServerAddressSchema } from './interfaces.js';
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { directoryUsage, fileSystemSpace, type DirectoryUsage } from '../../metrics/disk-usage.js';
 import { SERVICE_STATES, type ServiceState } from '../../services/service-manager.js';
-import { Ok } from '../schemas.js';
+import { Ok } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 import { ServiceStatusSchema } from './services.js';
 

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../../core/app-context.js';
 import { TFTP_SETTING_LIMITS } from '../../servers/tftp/tftp-settings.js';
-import { roleAllows } from '../access.js';
-import { Ok, StrictObject } from '../schemas.js';
+import { roleAllows } from '../../core/http-kit/access.js';
+import { Ok, StrictObject } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 const limit = (key: keyof typeof TFTP_SETTING_LIMITS, description: string) =>

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { TOKEN_NAME_MAX_LENGTH } from '../../auth/token-store.js';
-import { IdParams, ListQuery, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
+import { IdParams, ListQuery, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../../core/http-kit/schemas.js';
 import { RoleSchema } from './auth.js';
 import type { RoutePluginFactory } from './index.js';
 

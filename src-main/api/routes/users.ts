@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password-hash.js';
 import { USERNAME_PATTERN } from '../../auth/user-directory.js';
 import { AppError } from '../../core/errors.js';
-import { IdParams, ListQuery, Ok, OkList, StrictObject, Timestamp } from '../schemas.js';
+import { IdParams, ListQuery, Ok, OkList, StrictObject, Timestamp } from '../../core/http-kit/schemas.js';
 import { RoleSchema } from './auth.js';
 import type { RoutePluginFactory } from './index.js';
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Ok } from '../schemas.js';
+import { Ok } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
 
 const VersionInfo = Type.Object({

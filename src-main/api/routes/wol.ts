@@ -3,7 +3,7 @@ import { notFound } from '../../core/errors.js';
 import { MAC_INPUT_PATTERN, normalizeMac } from '../../core/mac.js';
 import { WOL_RESULTS, WOL_TRIGGERS, historyView } from '../../power/wol/wol-history.js';
 import { SCHEDULE_RESULTS } from '../../power/wol/wol-schedules.js';
-import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../schemas.js';
+import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject, Timestamp } from '../../core/http-kit/schemas.js';
 import { nullable } from './bmc.js';
 import type { RoutePluginFactory } from './index.js';
 

@@ -1,4 +1,4 @@
-import { paginate, type ListPage, type ListQueryInput } from '../../api/list-query.js';
+import { paginate, type ListPage, type ListQueryInput } from '../../core/http-kit/list-query.js';
 import { conflict, errorMessage, notFound } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { EventLog } from '../../events/event-log.js';

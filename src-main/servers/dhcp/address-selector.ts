@@ -1,8 +1,8 @@
 import { AddressPool } from '../../dhcp/address-pool.js';
 import type { DhcpSettings, ParsedSubnetConfig } from '../../dhcp/dhcp-settings.js';
-import { intToIpv4, isHostIn, parseIpv4 } from '../../dhcp/ipv4.js';
 import type { LeaseDatabase } from '../../dhcp/leases.js';
 import type { DhcpReservation, Reservations } from '../../dhcp/reservations.js';
+import { intToIpv4, isHostIn, parseIpv4 } from '../../network/ip-math.js';
 
 /** How long an offered address is held for the client's REQUEST. */
 export const OFFER_HOLD_MS = 60_000;

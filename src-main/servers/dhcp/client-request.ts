@@ -1,4 +1,4 @@
-import { parseIpv4 } from '../../dhcp/ipv4.js';
+import { parseIpv4 } from '../../network/ip-math.js';
 import { BROADCAST_FLAG, clientMac, type DhcpPacket } from './dhcp-codec.js';
 import { OPT, trimNul } from './dhcp-options.js';
 

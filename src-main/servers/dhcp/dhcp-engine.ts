@@ -1,9 +1,9 @@
 import type { AccessPolicy } from '../../dhcp/access-policy.js';
 import type { Archmap } from '../../dhcp/archmap.js';
 import type { DhcpSettings } from '../../dhcp/dhcp-settings.js';
-import { intToIpv4, isHostIn } from '../../dhcp/ipv4.js';
 import type { Lease, LeaseDatabase } from '../../dhcp/leases.js';
 import type { DhcpReservation, Reservations } from '../../dhcp/reservations.js';
+import { intToIpv4, isHostIn } from '../../network/ip-math.js';
 import { AddressSelector } from './address-selector.js';
 import type { ClientRequest } from './client-request.js';
 import type { DhcpPacket } from './dhcp-codec.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../core/app-context.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { DhcpMode } from '../../dhcp/dhcp-config.js';
-import { intToIpv4, parseIpv4, subnetHas } from '../../dhcp/ipv4.js';
+import { intToIpv4, parseIpv4, subnetHas } from '../../network/ip-math.js';
 import type { ManagedService } from '../../services/service-manager.js';
 import { describeListenError } from '../../services/listen-error.js';
 import { readClientRequest, type ClientRequest } from './client-request.js';

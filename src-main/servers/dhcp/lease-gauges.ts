@@ -1,5 +1,5 @@
 import type { AppContext } from '../../core/app-context.js';
-import { parseIpv4 } from '../../dhcp/ipv4.js';
+import { parseIpv4 } from '../../network/ip-math.js';
 
 /** Active leases and pool size per range, computed when metrics are scraped. */
 export function registerLeaseGauges(ctx: Pick<AppContext, 'metrics' | 'dhcpSettings' | 'leases'>): void {

@@ -1,4 +1,4 @@
-import { intToIpv4 } from '../../dhcp/ipv4.js';
+import { intToIpv4 } from '../../network/ip-math.js';
 import type { ClientRequest } from './client-request.js';
 import { MSG } from './dhcp-options.js';
 

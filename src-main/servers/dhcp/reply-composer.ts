@@ -1,8 +1,8 @@
 import type { Archmap } from '../../dhcp/archmap.js';
 import { encodeCustomOption } from '../../dhcp/custom-options.js';
 import type { DhcpSettings } from '../../dhcp/dhcp-settings.js';
-import { intToIpv4 } from '../../dhcp/ipv4.js';
 import type { DhcpReservation } from '../../dhcp/reservations.js';
+import { intToIpv4 } from '../../network/ip-math.js';
 import { bootFields, chooseBootInfo } from './boot-info.js';
 import type { ClientRequest } from './client-request.js';
 import type { DhcpOption, DhcpPacket } from './dhcp-codec.js';

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal, Role } from '../../../src-main/api/access.js';
+import type { Principal, Role } from '../../../src-main/core/http-kit/access.js';
 import { IPC_HEADER } from '../../../src-main/api/http-app.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
 import { widgetsPlugin } from '../../helpers/widgets-plugin.js';

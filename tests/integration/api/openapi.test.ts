@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registeredRoutes } from '../../../src-main/api/http-app.js';
+import { registeredRoutes } from '../../../src-main/core/http-kit/route-table.js';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
 
 let t: TestCore;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX, registeredRoutes, type RegisteredRoute } from '../../../src-main/api/http-app.js';
+import { API_PREFIX, registeredRoutes, type RegisteredRoute } from '../../../src-main/core/http-kit/route-table.js';
 import { loginHeaders } from '../../helpers/auth.js';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Authenticator, Principal, Role } from '../../../src-main/api/access.js';
+import type { Authenticator, Principal, Role } from '../../../src-main/core/http-kit/access.js';
 
 /** Header the stub reads: `<role>` or `<role>:<username>`; absent → viewer "vera". */
 export const TEST_AUTH_HEADER = 'x-test-principal';

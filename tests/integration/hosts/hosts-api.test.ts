@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../../src-main/api/access.js';
+import type { Role } from '../../../src-main/core/http-kit/access.js';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
 import { as, roleAuthenticator } from '../settings/role-authenticator.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../../src-main/api/access.js';
+import type { Principal } from '../../../src-main/core/http-kit/access.js';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
 import { widgetsPlugin } from '../../helpers/widgets-plugin.js';
 

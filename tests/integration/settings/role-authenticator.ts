@@ -1,4 +1,4 @@
-import type { Authenticator, Principal, Role } from '../../../src-main/api/access.js';
+import type { Authenticator, Principal, Role } from '../../../src-main/core/http-kit/access.js';
 
 /** Header the stub authenticator reads; real session and token authentication have their own tests. */
 export const ROLE_HEADER = 'x-test-role';

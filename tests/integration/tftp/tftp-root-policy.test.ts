@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rename, rm, symlink, writeFile } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../../src-main/api/access.js';
+import type { Role } from '../../../src-main/core/http-kit/access.js';
 import { TFTP_DEFAULTS, type StoredTftpSettings } from '../../../src-main/servers/tftp/tftp-settings.js';
 import { bearerHeaders } from '../../helpers/auth.js';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { PRINTABLE_TEXT_PATTERN } from '../core/printable-text.js';
+import { PRINTABLE_TEXT_PATTERN } from '../printable-text.js';
 
 /** `details` entry of a field error. */
 export const FieldErrorSchema = Type.Object({
@@ -47,7 +47,7 @@ export const ListQueryProperties = {
 
 export const ListQuery = Type.Object(ListQueryProperties, { additionalProperties: false });
 
-/** A record id in the path: canonical decimal only ("27", never "027", "+27", "27.0"; http-app.ts checks the text). */
+/** A record id in the path: canonical decimal only ("27", never "027", "+27", "27.0"; api/http-app.ts checks the text). */
 export const IdParams = Type.Object(
   { id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Decimal digits without sign, leading zeros or fraction' }) },
   { additionalProperties: false },

@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogSink } from '../../../src-main/core/logger.js';
-import { archiveLogFile, archiveName, CURRENT_LOG_NAME, isArchiveName } from '../../../src-main/logs/log-rotation.js';
+import { archiveLogFile, archiveName, CURRENT_LOG_NAME, isArchiveName } from '../../../src-main/core/log-rotation.js';
 import { tempDir } from '../../helpers/test-core.js';
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -1,4 +1,4 @@
-import { AppError } from '../core/errors.js';
+import { AppError } from '../errors.js';
 
 export interface ListQueryInput {
   page?: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { integerParamNames, isCanonicalInteger, pathIntegerErrors } from '../../../src-main/api/path-integers.js';
-import { IdParams } from '../../../src-main/api/schemas.js';
+import { integerParamNames, isCanonicalInteger, pathIntegerErrors } from '../../../../src-main/core/http-kit/path-integers.js';
+import { IdParams } from '../../../../src-main/core/http-kit/schemas.js';
 
 describe('canonical integer path params', () => {
   it.each(['0', '1', '27', '9007199254740991'])('accepts %s', (text) => {

@@ -1,0 +1,129 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layering rules of issue 12, checked on the static imports of
+ * src-main/ (type-only imports count: a type from an area is still a
+ * dependency on it). Dynamic import() is not a static dependency and is not
+ * checked.
+ *
+ * - The ground does not import the areas: files under core/ import only
+ *   core/ and the ground services; the ground services import only core/ and
+ *   each other.
+ * - The HTTP app (api/) is built from the areas, so the areas do not import
+ *   it: they use core/http-kit/. Only routes, the transports and shell that
+ *   carry the app, and the composition root may.
+ */
+
+const SRC = path.resolve(import.meta.dirname, '../../../src-main');
+
+/**
+ * Folders that issue 12 counts as ground but that still live beside the areas
+ * (they move into core/ later). Today they import nothing but core/ and each
+ * other, and the test keeps it so.
+ */
+const GROUND_SERVICES = ['store', 'events', 'metrics', 'settings', 'network', 'services'];
+
+/**
+ * The composition root: these two wire every area together, so they are
+ * exempt from the core rule. Issue 12 turns them into a loop over the area
+ * list; then the exemption goes.
+ */
+const COMPOSITION_ROOT = ['core/app-core.ts', 'core/app-context.ts'];
+
+/** Who may import api/ besides api/ itself and the composition root. */
+const API_IMPORTERS: readonly { rule: string; matches: (file: string) => boolean }[] = [
+  { rule: 'an area\'s routes (<area>-routes.ts)', matches: (file) => file.endsWith('-routes.ts') },
+  { rule: 'the IPC bridge, which injects into the route table', matches: (file) => file.startsWith('ipc/') },
+  { rule: 'the desktop shell, which serves the web UI under the API\'s CSP', matches: (file) => file.startsWith('desktop/') },
+  { rule: 'the HTTP server, which listens for the app', matches: (file) => file.startsWith('servers/http/') },
+];
+
+interface SourceImport {
+  /** The importing file, relative to src-main/ (posix). */
+  file: string;
+  /** The imported file, relative to src-main/ (posix), `.js` as written. */
+  target: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+function moduleSpecifier(statement: ts.Statement): string | null {
+  if ((ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier) {
+    return ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : null;
+  }
+  if (ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference)) {
+    const expression = statement.moduleReference.expression;
+    return ts.isStringLiteral(expression) ? expression.text : null;
+  }
+  return null;
+}
+
+/** The static imports between files of src-main/ (package imports are not layering). */
+function projectImports(): SourceImport[] {
+  const imports: SourceImport[] = [];
+  for (const full of sourceFiles(SRC)) {
+    const source = ts.createSourceFile(full, readFileSync(full, 'utf8'), ts.ScriptTarget.Latest, false);
+    const file = path.relative(SRC, full).split(path.sep).join('/');
+    for (const statement of source.statements) {
+      const specifier = moduleSpecifier(statement);
+      if (specifier === null || !specifier.startsWith('.')) continue;
+      const target = path.relative(SRC, path.resolve(path.dirname(full), specifier)).split(path.sep).join('/');
+      imports.push({ file, target });
+    }
+  }
+  return imports;
+}
+
+/** The top folder under src-main/ (`core`, `auth`…), or the file name for the entries at its root. */
+function topFolder(file: string): string {
+  return file.split('/')[0] ?? file;
+}
+
+const IMPORTS = projectImports();
+const describeImport = (i: SourceImport): string => `${i.file} imports ${i.target}`;
+
+describe('layering (issue 12)', () => {
+  it('reads the imports of the composition root, which still reaches into the areas and api/', () => {
+    // Guards the scanner (an empty import list would pass every rule) and the exemption (once the
+    // composition root no longer imports areas, drop it from COMPOSITION_ROOT).
+    for (const root of COMPOSITION_ROOT) {
+      const targets = IMPORTS.filter((i) => i.file === root).map((i) => topFolder(i.target));
+      expect(targets.filter((folder) => folder !== 'core' && !GROUND_SERVICES.includes(folder)).length, root).toBeGreaterThan(0);
+    }
+    expect(IMPORTS.some((i) => i.file === 'core/app-core.ts' && i.target.startsWith('api/'))).toBe(true);
+  });
+
+  it('core/ imports only core/ and the ground services (the composition root excepted)', () => {
+    const allowed = new Set(['core', ...GROUND_SERVICES]);
+    const violations = IMPORTS.filter(
+      (i) => i.file.startsWith('core/') && !COMPOSITION_ROOT.includes(i.file) && !allowed.has(topFolder(i.target)),
+    );
+    expect(violations.map(describeImport)).toEqual([]);
+  });
+
+  it('the ground services import only core/ and each other', () => {
+    const allowed = new Set(['core', ...GROUND_SERVICES]);
+    const violations = IMPORTS.filter((i) => GROUND_SERVICES.includes(topFolder(i.file)) && !allowed.has(topFolder(i.target)));
+    expect(violations.map(describeImport)).toEqual([]);
+  });
+
+  it('no area imports api/: areas use core/http-kit/, and only routes, transports and the composition root reach the HTTP app', () => {
+    const violations = IMPORTS.filter(
+      (i) =>
+        i.target.startsWith('api/') &&
+        !i.file.startsWith('api/') &&
+        !COMPOSITION_ROOT.includes(i.file) &&
+        !API_IMPORTERS.some((importer) => importer.matches(i.file)),
+    );
+    expect(violations.map(describeImport)).toEqual([]);
+  });
+});
