@@ -24,7 +24,7 @@ import { TftpService, type TftpThreading } from '../servers/tftp/tftp-service.js
 import { ServedRoots } from '../settings/served-roots.js';
 import { TftpSettings } from '../servers/tftp/tftp-settings.js';
 import { ServiceManager } from '../services/service-manager.js';
-import { DnsService } from '../servers/dns/dns-service.js';
+import { DnsService } from '../dns/server/dns-service.js';
 import { Store } from '../store/store.js';
 import { rootMetricsRoutes } from '../api/routes/metrics.js';
 import { registerCoreMetrics } from '../metrics/core-metrics.js';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../core/app-context.js';
 import { auditHookPlugin } from '../../audit/audit-hook.js';
+import { dnsRoutes } from '../../dns/dns-routes.js';
 import { accessRoutes } from './access.js';
 import { auditLogRoutes } from './audit-logs.js';
 import { authRoutes } from './auth.js';
@@ -8,8 +9,6 @@ import { bmcRoutes } from './bmc.js';
 import { bootloaderRoutes } from './bootloader.js';
 import { dhcpReservationRoutes } from './dhcp-reservations.js';
 import { dhcpSettingsRoutes } from './dhcp-settings.js';
-import { dnsRecordRoutes } from './dns-records.js';
-import { dnsSettingsRoutes } from './dns-settings.js';
 import { eventRoutes } from './events.js';
 import { hostPowerRoutes } from './host-power.js';
 import { hostRoutes } from './hosts.js';
@@ -53,8 +52,7 @@ export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
   leaseRoutes,
   dhcpReservationRoutes,
   accessRoutes,
-  dnsSettingsRoutes,
-  dnsRecordRoutes,
+  (ctx) => dnsRoutes(ctx.dns),
   tftpSettingsRoutes,
   bootloaderRoutes,
   hostRoutes,
