@@ -6,6 +6,15 @@ import { defineConfig } from 'vite';
 const root = path.dirname(fileURLToPath(import.meta.url));
 
 /**
+ * The API contracts the UI reads (an area's `<area>-contract.ts`: TypeBox
+ * schemas and constants, importing only typebox); tsconfig.renderer.json
+ * and vitest.config.ts name the same files (docs/architecture.md, "Area folders").
+ */
+export const RENDERER_ALIASES = {
+  '@contracts/dns': path.join(root, 'src-main', 'dns', 'dns-contract.ts'),
+};
+
+/**
  * The web UI build, shared by both hosts. `base: '/'` makes every asset URL
  * absolute (/assets/…), so deep links such as /services/dns load their
  * assets in a browser; the desktop window loads the same files through the
@@ -16,6 +25,7 @@ export default defineConfig({
   root: path.join(root, 'src-renderer'),
   base: '/',
   plugins: [react()],
+  resolve: { alias: RENDERER_ALIASES },
   build: {
     outDir: path.join(root, 'dist', 'renderer'),
     emptyOutDir: true,

@@ -26,8 +26,8 @@ import packet from 'dns-packet';
 import { AppCore } from '../../src-main/core/app-core.js';
 import { defaultConfig } from '../../src-main/core/config.js';
 import type { Nic } from '../../src-main/network/nic.js';
-import { launchWorker } from '../../src-main/servers/dns/worker-launcher.js';
-import { defaultWorkerCount, supportsReusePort } from '../../src-main/servers/dns/runtime-support.js';
+import { launchWorker } from '../../src-main/dns/server/worker-launcher.js';
+import { defaultWorkerCount, supportsReusePort } from '../../src-main/dns/server/runtime-support.js';
 
 const { values: args } = parseArgs({
   options: {

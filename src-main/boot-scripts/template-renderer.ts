@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { AppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { launchWorker } from '../servers/dns/worker-launcher.js';
+import { launchWorker } from '../dns/server/worker-launcher.js';
 import { TEMPLATE_LIMITS, TemplateError, type TemplateData } from './template-engine.js';
 import type { FromTemplateWorker, TemplateJob, TemplateWorkerFailure, ToTemplateWorker } from './template-worker-protocol.js';
 

@@ -20,7 +20,7 @@ import type { SettingsService } from '../settings/settings-service.js';
 import type { UpdateService } from '../update/update-service.js';
 import type { PowerService } from '../power/power-service.js';
 import type { Store } from '../store/store.js';
-import type { DnsService } from '../servers/dns/dns-service.js';
+import type { DnsService } from '../dns/server/dns-service.js';
 import type { AccessPolicy } from '../dhcp/access-policy.js';
 import type { Archmap } from '../dhcp/archmap.js';
 import type { DhcpSettings } from '../dhcp/dhcp-settings.js';

@@ -1,7 +1,8 @@
 import type { Section } from '../store/section.js';
 import type { Store } from '../store/store.js';
+import { DEFAULT_TTL, SERVER_IP_MARKER } from './dns-contract.js';
 import { APEX, recordFqdn } from './dns-names.js';
-import { DEFAULT_TTL, SERVER_IP_MARKER, type DnsRecords } from './dns-records.js';
+import type { DnsRecords } from './dns-records.js';
 
 interface AutoRecordState {
   /** Record names (`@`, server names) the service has created once; never created again. */

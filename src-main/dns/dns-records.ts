@@ -3,49 +3,22 @@ import { printableProblem } from '../core/printable-text.js';
 import type { EventLog } from '../events/event-log.js';
 import { ipFamily, normalizeIp, parseSubnet } from '../network/ip-math.js';
 import { notOneMachineProblem } from '../network/special-addresses.js';
-import type { Collection, NewRow, Row } from '../store/collection.js';
+import type { Collection, NewRow } from '../store/collection.js';
 import type { Store } from '../store/store.js';
+import {
+  DEFAULT_TTL,
+  DNS_RECORD_TYPES,
+  MAX_COMMENT_LENGTH,
+  MAX_RECORDS,
+  MAX_TTL,
+  MAX_TXT_BYTES,
+  SERVER_IP_MARKER,
+  type DnsRecord,
+  type DnsRecordInput,
+  type DnsRecordPatch,
+} from './dns-contract.js';
 import { APEX, canonicalName, domainProblem, MAX_NAME_LENGTH, recordFqdn } from './dns-names.js';
 
-export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'TXT', 'MX'] as const;
-export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
-
-/** An A record value that answers with the server's own address on the client's subnet. */
-export const SERVER_IP_MARKER = '{server_ip}';
-export const DEFAULT_TTL = 300;
-export const MAX_TTL = 604_800;
-/** TXT values are split into 255-byte character-strings on the wire (RFC 1035 §3.3.14). */
-export const MAX_TXT_BYTES = 4000;
-export const MAX_COMMENT_LENGTH = 500;
-/** Every record travels to the DNS worker on each change; this keeps that cheap. */
-export const MAX_RECORDS = 20_000;
-
-export interface DnsRecord extends Row {
-  /** `@`, a name relative to the local domain, or an absolute name ending in `.`; lowercase. */
-  name: string;
-  type: DnsRecordType;
-  value: string;
-  ttl: number;
-  /** MX preference; null for the other types. */
-  priority: number | null;
-  /** Only clients in this CIDR get the record; null for everyone. */
-  subnet: string | null;
-  enabled: boolean;
-  comment: string;
-}
-
-export interface DnsRecordInput {
-  name: string;
-  type: DnsRecordType;
-  value: string;
-  ttl?: number;
-  priority?: number | null;
-  subnet?: string | null;
-  enabled?: boolean;
-  comment?: string;
-}
-
-export type DnsRecordPatch = Partial<DnsRecordInput>;
 export type DnsRecordFields = NewRow<DnsRecord>;
 
 /**

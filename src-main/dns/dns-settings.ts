@@ -1,34 +1,9 @@
-import { Type, type Static } from 'typebox';
 import { AppError, type FieldError } from '../core/errors.js';
 import type { Section } from '../store/section.js';
 import type { Store } from '../store/store.js';
+import type { DnsSettings, DnsSettingsPatch } from './dns-contract.js';
 import { canonicalName, domainProblem } from './dns-names.js';
 import { parseUpstreams } from './upstream.js';
-
-const DnsSettingsFields = {
-  enabled: Type.Boolean({ description: 'Whether the DNS server runs; false stops it and turns its auto-start off, true starts it and turns auto-start on' }),
-  port: Type.Integer({ minimum: 1, maximum: 65535, description: 'UDP and TCP port (53)' }),
-  local_domain: Type.String({ minLength: 1, maxLength: 254, description: 'Domain the server is authoritative for; record names are relative to it' }),
-  upstream: Type.String({
-    maxLength: 2048,
-    description: 'Upstream servers: <ip>:<port> entries separated by commas or whitespace (port optional, 53; IPv6 as [addr]:port); empty forwards nothing',
-  }),
-};
-
-export const DnsSettingsSchema = Type.Object(DnsSettingsFields, { additionalProperties: false });
-/** PUT body: any subset of the fields; unknown fields are rejected. */
-export const DnsSettingsPatchSchema = Type.Object(
-  {
-    enabled: Type.Optional(DnsSettingsFields.enabled),
-    port: Type.Optional(DnsSettingsFields.port),
-    local_domain: Type.Optional(DnsSettingsFields.local_domain),
-    upstream: Type.Optional(DnsSettingsFields.upstream),
-  },
-  { additionalProperties: false },
-);
-
-export type DnsSettings = Static<typeof DnsSettingsSchema>;
-export type DnsSettingsPatch = Static<typeof DnsSettingsPatchSchema>;
 
 /** The product name makes the default domain (spec: "<product>.local"). */
 export const DNS_SETTINGS_DEFAULTS: DnsSettings = { enabled: true, port: 53, local_domain: 'bootwright.local', upstream: '' };

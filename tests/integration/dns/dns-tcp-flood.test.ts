@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TCP_LIMITS } from '../../../src-main/servers/dns/tcp-connections.js';
+import { DEFAULT_TCP_LIMITS } from '../../../src-main/dns/server/tcp-connections.js';
 import { toolPresent } from '../../helpers/tools.js';
 import { dig, query, SUBNET_A, startDnsCore, type DnsCore } from './dns-harness.js';
 

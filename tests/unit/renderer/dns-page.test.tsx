@@ -2,7 +2,7 @@
 import './dom-setup.js';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DnsRecord, DnsSettings } from '../../../src-renderer/src/api/models/dns.js';
+import type { DnsRecord, DnsSettings } from '@contracts/dns';
 import { ok, type Route } from './fake-transport.js';
 import { VIEWER_SESSION, callsTo, okList, renderApp } from './render-app.js';
 

@@ -1,7 +1,6 @@
+import { DNS_RECORD_TYPES, type DnsRecord } from '@contracts/dns';
 import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { DnsRecord } from '../../api/models/dns.js';
-import { DNS_RECORD_TYPES } from '../../api/models/dns.js';
 import { segment } from '../../api/query-string.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';

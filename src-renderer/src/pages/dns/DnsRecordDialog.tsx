@@ -1,7 +1,19 @@
+import {
+  DEFAULT_TTL,
+  DNS_RECORD_TYPES,
+  DnsRecordInputSchema,
+  MAX_PRIORITY,
+  MAX_TTL,
+  MAX_TXT_BYTES,
+  SERVER_IP_MARKER,
+  type DnsRecord,
+  type DnsRecordInput,
+  type DnsRecordType,
+} from '@contracts/dns';
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
-import { DNS_RECORD_TYPES, type DnsRecord, type DnsRecordInput, type DnsRecordType } from '../../api/models/dns.js';
+import { Value } from 'typebox/value';
 import { segment } from '../../api/query-string.js';
 import { applyServerErrors } from '../../components/form-errors.js';
 import { useApiMutation } from '../../query/api-hooks.js';
@@ -19,23 +31,26 @@ interface FormValues {
   comment: string;
 }
 
+/** The API's own field schemas (the contract): the form checks TTL and priority with the server's rule. */
+const RecordField = DnsRecordInputSchema.properties;
+
 /** What the value field is called and expects, per record type. */
 export const VALUE_FIELD: Record<DnsRecordType, { label: string; placeholder: string; description: string }> = {
-  A: { label: 'IPv4 address', placeholder: '192.168.1.10 or {server_ip}', description: '{server_ip} answers each client with our address on its subnet' },
+  A: { label: 'IPv4 address', placeholder: `192.168.1.10 or ${SERVER_IP_MARKER}`, description: `${SERVER_IP_MARKER} answers each client with our address on its subnet` },
   AAAA: { label: 'IPv6 address', placeholder: '2001:db8::10', description: '' },
   CNAME: { label: 'Target name', placeholder: 'pxe or www.example.com.', description: 'A single label is taken in the local domain' },
   MX: { label: 'Mail exchange', placeholder: 'mail', description: 'A single label is taken in the local domain' },
-  TXT: { label: 'Text', placeholder: 'v=spf1 -all', description: 'Up to 4000 bytes' },
+  TXT: { label: 'Text', placeholder: 'v=spf1 -all', description: `Up to ${MAX_TXT_BYTES} bytes` },
 };
 
 /** The client-side check of a value for its type (the server checks again). */
 export function recordValueProblem(type: DnsRecordType, value: string): string | null {
   const text = value.trim();
   if (text === '') return `Enter the ${VALUE_FIELD[type].label.toLowerCase()}`;
-  if (type === 'A') return text === '{server_ip}' || isIPv4(text) ? null : 'An IPv4 address (a.b.c.d) or {server_ip}';
+  if (type === 'A') return text === SERVER_IP_MARKER || isIPv4(text) ? null : `An IPv4 address (a.b.c.d) or ${SERVER_IP_MARKER}`;
   if (type === 'AAAA') return isIPv6(text) ? null : 'An IPv6 address';
   if (type === 'CNAME' || type === 'MX') return text === '@' || isHostname(text) ? null : 'A host name (letters, digits, hyphens; dots between labels)';
-  return new TextEncoder().encode(text).length > 4000 ? 'At most 4000 bytes' : null;
+  return new TextEncoder().encode(text).length > MAX_TXT_BYTES ? `At most ${MAX_TXT_BYTES} bytes` : null;
 }
 
 function initialValues(record: DnsRecord | null): FormValues {
@@ -43,7 +58,7 @@ function initialValues(record: DnsRecord | null): FormValues {
     name: record?.name ?? '',
     type: record?.type ?? 'A',
     value: record?.value ?? '',
-    ttl: record?.ttl ?? 300,
+    ttl: record?.ttl ?? DEFAULT_TTL,
     priority: record?.priority ?? (record ? '' : 10),
     subnet: record?.subnet ?? '',
     enabled: record?.enabled ?? true,
@@ -73,9 +88,8 @@ export function DnsRecordDialog({ opened, record, onClose }: { opened: boolean; 
     validate: {
       name: (value) => (value.trim() === '' ? 'Enter a name (@ for the domain itself)' : null),
       value: (value, values) => recordValueProblem(values.type, value),
-      ttl: (value) => (Number.isInteger(Number(value)) && Number(value) >= 0 && Number(value) <= 604_800 ? null : '0–604800 seconds'),
-      priority: (value, values) =>
-        values.type !== 'MX' || (value !== '' && Number.isInteger(Number(value)) && Number(value) >= 0 && Number(value) <= 65535) ? null : 'MX needs a priority 0–65535',
+      ttl: (value) => (Value.Check(RecordField.ttl, Number(value)) ? null : `0–${MAX_TTL} seconds`),
+      priority: (value, values) => (values.type !== 'MX' || (value !== '' && Value.Check(RecordField.priority, Number(value))) ? null : `MX needs a priority 0–${MAX_PRIORITY}`),
       subnet: (value) => (value.trim() === '' || isNetworkCidr(value) ? null : 'A subnet in CIDR form with host bits zero, e.g. 192.168.10.0/24'),
     },
   });
@@ -123,8 +137,8 @@ export function DnsRecordDialog({ opened, record, onClose }: { opened: boolean; 
             <TextInput label={valueField.label} placeholder={valueField.placeholder} description={valueField.description || undefined} {...form.getInputProps('value')} />
           )}
           <Group grow align="flex-start">
-            {type === 'MX' && <NumberInput label="Priority" description="Lower is preferred" min={0} max={65535} allowDecimal={false} {...form.getInputProps('priority')} />}
-            <NumberInput label="TTL (seconds)" min={0} max={604800} allowDecimal={false} {...form.getInputProps('ttl')} />
+            {type === 'MX' && <NumberInput label="Priority" description="Lower is preferred" min={0} max={MAX_PRIORITY} allowDecimal={false} {...form.getInputProps('priority')} />}
+            <NumberInput label="TTL (seconds)" min={0} max={MAX_TTL} allowDecimal={false} {...form.getInputProps('ttl')} />
             <TextInput label="Only for clients in subnet" placeholder="192.168.10.0/24" description="Empty: every client" {...form.getInputProps('subnet')} />
           </Group>
           <TextInput label="Comment" {...form.getInputProps('comment')} />

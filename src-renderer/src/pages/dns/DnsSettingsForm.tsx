@@ -1,8 +1,9 @@
+import { DnsSettingsSchema, type DnsSettings } from '@contracts/dns';
 import { ActionIcon, Alert, Button, Card, Group, NumberInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
+import { Value } from 'typebox/value';
 import { isApiError } from '../../api/api-error.js';
-import type { DnsSettings } from '../../api/models/dns.js';
 import { useCan } from '../../app-state.js';
 import { fieldPath } from '../../components/form-errors.js';
 import { QueryState } from '../../components/QueryState.js';
@@ -47,7 +48,7 @@ function SettingsForm({ settings }: { settings: DnsSettings }) {
   const form = useForm<FormValues>({
     initialValues: toForm(settings),
     validate: {
-      port: (value) => (Number.isInteger(Number(value)) && Number(value) >= 1 && Number(value) <= 65535 ? null : 'A port 1–65535'),
+      port: (value) => (Value.Check(DnsSettingsSchema.properties.port, Number(value)) ? null : 'A port 1–65535'),
       local_domain: domainProblem,
     },
     validateInputOnBlur: true,

@@ -1,7 +1,7 @@
 import packet from 'dns-packet';
 import { describe, expect, it } from 'vitest';
-import { RCODE } from '../../../src-main/servers/dns/dns-wire.js';
-import { keyName, parseQuery, type ParsedQuery, type QueryProblem } from '../../../src-main/servers/dns/query-parser.js';
+import { RCODE } from '../../../../src-main/dns/server/dns-wire.js';
+import { keyName, parseQuery, type ParsedQuery, type QueryProblem } from '../../../../src-main/dns/server/query-parser.js';
 
 function query(name: string, type: 'A' | 'AAAA' | 'TXT' = 'A', extra: Partial<packet.Packet> = {}): Buffer {
   return packet.encode({ type: 'query', id: 0x1234, flags: packet.RECURSION_DESIRED, questions: [{ type, name }], ...extra });

@@ -1,8 +1,8 @@
 import packet from 'dns-packet';
 import { describe, expect, it } from 'vitest';
-import { ForwardCache, replyFromCache, toCachedAnswer } from '../../../src-main/servers/dns/forward-cache.js';
-import { parseQuery, type ParsedQuery } from '../../../src-main/servers/dns/query-parser.js';
-import { scanResponse } from '../../../src-main/servers/dns/response-scan.js';
+import { ForwardCache, replyFromCache, toCachedAnswer } from '../../../../src-main/dns/server/forward-cache.js';
+import { parseQuery, type ParsedQuery } from '../../../../src-main/dns/server/query-parser.js';
+import { scanResponse } from '../../../../src-main/dns/server/response-scan.js';
 
 const OPT = { name: '.', type: 'OPT', udpPayloadSize: 4096, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] } as packet.Answer;
 

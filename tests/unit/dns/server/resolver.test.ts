@@ -1,8 +1,8 @@
 import type { Answer } from 'dns-packet';
 import { describe, expect, it } from 'vitest';
-import { QCLASS, QTYPE, RCODE } from '../../../src-main/servers/dns/dns-wire.js';
-import { resolve, type LocalAnswer } from '../../../src-main/servers/dns/resolver.js';
-import { Zone } from '../../../src-main/servers/dns/zone.js';
+import { QCLASS, QTYPE, RCODE } from '../../../../src-main/dns/server/dns-wire.js';
+import { resolve, type LocalAnswer } from '../../../../src-main/dns/server/resolver.js';
+import { Zone } from '../../../../src-main/dns/server/zone.js';
 import { rec, snapshot } from './zone-fixture.js';
 
 const D = 'bootwright.local';

@@ -1,5 +1,5 @@
-import type { DnsRecordType } from '../../dns/dns-records.js';
-import type { UpstreamServer } from '../../dns/upstream.js';
+import type { DnsRecordType } from '../dns-contract.js';
+import type { UpstreamServer } from '../upstream.js';
 import type { ResolvedServerAddress } from '../../network/server-addresses.js';
 
 /**

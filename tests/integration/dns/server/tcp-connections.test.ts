@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TcpConnections, type TcpLimits } from '../../../src-main/servers/dns/tcp-connections.js';
+import { TcpConnections, type TcpLimits } from '../../../../src-main/dns/server/tcp-connections.js';
 
 /**
  * The limiter alone, behind a plain TCP server on loopback: clients are

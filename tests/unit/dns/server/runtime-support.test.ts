@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { supportsReusePort } from '../../../src-main/servers/dns/runtime-support.js';
+import { supportsReusePort } from '../../../../src-main/dns/server/runtime-support.js';
 
 describe('supportsReusePort', () => {
   it('is true from Node 22.12 and 23.1 on Linux and FreeBSD only', () => {

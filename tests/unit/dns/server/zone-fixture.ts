@@ -1,4 +1,4 @@
-import type { SnapshotRecord, ZoneSnapshot } from '../../../src-main/servers/dns/zone-snapshot.js';
+import type { SnapshotRecord, ZoneSnapshot } from '../../../../src-main/dns/server/zone-snapshot.js';
 
 /** A record with defaults, for zone tests. */
 export function rec(fqdn: string, type: SnapshotRecord['type'], value: string, extra: Partial<SnapshotRecord> = {}): SnapshotRecord {

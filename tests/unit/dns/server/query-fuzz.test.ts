@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import packet from 'dns-packet';
 import { describe, expect, it } from 'vitest';
-import { parseQuery } from '../../../src-main/servers/dns/query-parser.js';
-import { QueryHandler, type ReplyChannel } from '../../../src-main/servers/dns/query-handler.js';
-import { scanResponse } from '../../../src-main/servers/dns/response-scan.js';
+import { parseQuery } from '../../../../src-main/dns/server/query-parser.js';
+import { QueryHandler, type ReplyChannel } from '../../../../src-main/dns/server/query-handler.js';
+import { scanResponse } from '../../../../src-main/dns/server/response-scan.js';
 import { rec, snapshot } from './zone-fixture.js';
 
 /** Deterministic PRNG so a failing case can be replayed. */

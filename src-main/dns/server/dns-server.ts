@@ -1,6 +1,6 @@
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { DnsSettingsStore } from '../../dns/dns-settings.js';
+import type { DnsSettingsStore } from '../dns-settings.js';
 import type { NetworkService } from '../../network/network-service.js';
 import type { ManagedService } from '../../services/service-manager.js';
 import { bindTargets } from './bind-targets.js';

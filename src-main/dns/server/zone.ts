@@ -1,5 +1,5 @@
-import { inDomain, reverseName } from '../../dns/dns-names.js';
-import { SERVER_IP_MARKER } from '../../dns/dns-records.js';
+import { inDomain, reverseName } from '../dns-names.js';
+import { SERVER_IP_MARKER } from '../dns-contract.js';
 import { ipFamily, parseSubnet, subnetContains, unmapIpv4, type Subnet } from '../../network/ip-math.js';
 import { ServerAddressTable } from '../../network/server-addresses.js';
 import type { SnapshotRecord, ZoneSnapshot } from './zone-snapshot.js';

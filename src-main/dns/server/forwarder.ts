@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 import net from 'node:net';
-import type { UpstreamServer } from '../../dns/upstream.js';
+import type { UpstreamServer } from '../upstream.js';
 import { FLAG_RD, HEADER_LENGTH, MAX_TCP_MESSAGE, RCODE } from './dns-wire.js';
 import { ForwardCache, toCachedAnswer, type CachedAnswer } from './forward-cache.js';
 import { OPT_RECORD } from './response-encoder.js';
