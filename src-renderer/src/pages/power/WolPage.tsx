@@ -8,7 +8,8 @@ import { Dim } from '../../components/Dim.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, QueryState } from '../../components/QueryState.js';
 import { DeleteButton } from '../../components/RowActions.js';
-import { ServerTable, TableFilter, TableSearch, type Column } from '../../components/ServerTable.js';
+import { filterOptions, TableToolbar } from '../../components/kit/index.js';
+import { ServerTable, TableSearch, type Column } from '../../components/ServerTable.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
@@ -53,29 +54,14 @@ function History() {
   ];
   return (
     <Stack gap="sm">
-      <Group gap="sm">
-        <TableSearch table={table} label="Search the wake history" placeholder="Search MAC, interface, user, error" />
-        <TableFilter
-          table={table}
-          name="trigger"
-          label="Trigger"
-          options={[
-            { value: 'manual', label: 'Manual' },
-            { value: 'batch', label: 'Batch' },
-            { value: 'schedule', label: 'Schedule' },
-          ]}
-          width={150}
-        />
-        <TableFilter
-          table={table}
-          name="result"
-          label="Result"
-          options={[
-            { value: 'sent', label: 'Sent' },
-            { value: 'failed', label: 'Failed' },
-          ]}
-          width={140}
-        />
+      <TableToolbar
+        table={table}
+        search={{ label: 'Search the wake history', placeholder: 'Search MAC, interface, user, error' }}
+        filters={[
+          { kind: 'select', name: 'trigger', label: 'Trigger', options: filterOptions({ manual: 'Manual', batch: 'Batch', schedule: 'Schedule' }), width: 150 },
+          { kind: 'select', name: 'result', label: 'Result', options: filterOptions({ sent: 'Sent', failed: 'Failed' }), width: 140 },
+        ]}
+      >
         {table.filters.host_id && (
           <Button variant="light" size="xs" onClick={() => table.setFilter('host_id', null)}>
             Host {nameOf(Number(table.filters.host_id))} only ×
@@ -93,7 +79,7 @@ function History() {
             Clear history
           </Button>
         )}
-      </Group>
+      </TableToolbar>
       <ServerTable
         label="Wake history"
         columns={columns}
