@@ -2,4 +2,5 @@
 export { DialogActions, type DialogActionsProps } from './DialogActions.js';
 export { FormDialog, type FormDialogProps } from './FormDialog.js';
 export { FormError } from './FormError.js';
+export { SaveButtons, SettingsSaveBar, type SaveButtonsProps } from './SaveButtons.js';
 export { filterOptions, TableToolbar, type FilterOption, type TableToolbarProps, type ToolbarFilter } from './TableToolbar.js';
