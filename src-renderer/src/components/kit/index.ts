@@ -1,4 +1,5 @@
 // The form and table pieces pages share, so each page writes only what is its own.
+export { DetailLoadError, type DetailLoadErrorProps } from './DetailLoadError.js';
 export { DialogActions, type DialogActionsProps } from './DialogActions.js';
 export { FormDialog, type FormDialogProps } from './FormDialog.js';
 export { FormError } from './FormError.js';

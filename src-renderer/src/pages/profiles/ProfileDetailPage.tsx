@@ -1,10 +1,10 @@
-import { Anchor, Stack, Tabs, Text } from '@mantine/core';
+import { Anchor, Stack, Tabs } from '@mantine/core';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { isApiError } from '../../api/api-error.js';
 import { BOOT_TYPE_LABELS, type Profile } from '../../api/models/profiles.js';
 import { useCan } from '../../app-state.js';
+import { DetailLoadError } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { LoadError, Loading } from '../../components/QueryState.js';
+import { Loading } from '../../components/QueryState.js';
 import { useApiGet } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { NotFoundPage } from '../NotFoundPage.js';
@@ -43,22 +43,7 @@ export function ProfileDetailPage() {
     );
   }
   if (query.isPending) return <Loading label="Loading the profile…" />;
-  if (query.isError) {
-    if (isApiError(query.error) && query.error.status === 404) {
-      return (
-        <Stack>
-          <PageHeader title="Profile not found" />
-          <Text>
-            There is no profile #{id}.{' '}
-            <Anchor component={Link} to="/profiles">
-              Back to the profiles
-            </Anchor>
-          </Text>
-        </Stack>
-      );
-    }
-    return <LoadError what="the profile" error={query.error} onRetry={() => void query.refetch()} />;
-  }
+  if (query.isError) return <DetailLoadError what="profile" id={id} listPath="/profiles" listName="profiles" error={query.error} onRetry={() => void query.refetch()} />;
   const profile = query.data;
   const tab = search.get('tab') === 'versions' ? 'versions' : 'profile';
   return (
