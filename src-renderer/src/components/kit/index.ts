@@ -5,3 +5,4 @@ export { FormDialog, type FormDialogProps } from './FormDialog.js';
 export { FormError } from './FormError.js';
 export { SaveButtons, SettingsSaveBar, type SaveButtonsProps } from './SaveButtons.js';
 export { filterOptions, TableToolbar, type FilterOption, type TableToolbarProps, type ToolbarFilter } from './TableToolbar.js';
+export { UrlTabs, type UrlTab } from './UrlTabs.js';

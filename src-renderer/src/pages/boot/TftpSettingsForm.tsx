@@ -4,8 +4,8 @@ import { useEffect, useState } from 'react';
 import type { TftpSettings } from '../../api/models/boot.js';
 import { useCan } from '../../app-state.js';
 import { applyServerErrors } from '../../components/form-errors.js';
-import { QueryState } from '../../components/QueryState.js';
 import { FormError, SettingsSaveBar } from '../../components/kit/index.js';
+import { QueryState } from '../../components/QueryState.js';
 import { useApiGet, useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 

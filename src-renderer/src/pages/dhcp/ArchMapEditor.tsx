@@ -5,8 +5,8 @@ import type { ArchMapEntry } from '../../api/models/dhcp.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { applyServerErrors } from '../../components/form-errors.js';
-import { QueryState } from '../../components/QueryState.js';
 import { FormError, SaveButtons } from '../../components/kit/index.js';
+import { QueryState } from '../../components/QueryState.js';
 import { useApiClient, useApiGet, useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 

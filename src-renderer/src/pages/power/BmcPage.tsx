@@ -5,9 +5,9 @@ import type { BmcBatchAction, BmcBatchResult, BmcConfig, PowerActionResult } fro
 import { useCan, useLiveEvents } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
+import { filterOptions, TableToolbar } from '../../components/kit/index.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { filterOptions, TableToolbar } from '../../components/kit/index.js';
 import { ServerTable, type Column, type RowKey } from '../../components/ServerTable.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';

@@ -1,8 +1,8 @@
-import { Anchor, Stack, Tabs } from '@mantine/core';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Anchor, Stack } from '@mantine/core';
+import { Link, useParams } from 'react-router';
 import { BOOT_TYPE_LABELS, type Profile } from '../../api/models/profiles.js';
 import { useCan } from '../../app-state.js';
-import { DetailLoadError } from '../../components/kit/index.js';
+import { DetailLoadError, UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { Loading } from '../../components/QueryState.js';
 import { useApiGet } from '../../query/api-hooks.js';
@@ -25,7 +25,6 @@ function Breadcrumb({ children }: { children: string }) {
 /** `/profiles/new` and `/profiles/:id`: the editor by boot type, and (tab "versions") the script history. */
 export function ProfileDetailPage() {
   const params = useParams();
-  const [search, setSearch] = useSearchParams();
   const creating = params.id === 'new';
   const id = Number(params.id);
   const valid = creating || (Number.isInteger(id) && id >= 1);
@@ -45,22 +44,15 @@ export function ProfileDetailPage() {
   if (query.isPending) return <Loading label="Loading the profile…" />;
   if (query.isError) return <DetailLoadError what="profile" id={id} listPath="/profiles" listName="profiles" error={query.error} onRetry={() => void query.refetch()} />;
   const profile = query.data;
-  const tab = search.get('tab') === 'versions' ? 'versions' : 'profile';
   return (
     <Stack gap="md">
       <PageHeader title={profile.name} description={<Breadcrumb>{`${BOOT_TYPE_LABELS[profile.boot_type]} · script version ${profile.script_version}`}</Breadcrumb>} />
-      <Tabs value={tab} onChange={(value) => setSearch(value === 'versions' ? { tab: 'versions' } : {}, { replace: true })} keepMounted={false}>
-        <Tabs.List mb="md">
-          <Tabs.Tab value="profile">Settings and script</Tabs.Tab>
-          <Tabs.Tab value="versions">Versions ({profile.script_version})</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="profile">
-          <ProfileEditor profile={profile} />
-        </Tabs.Panel>
-        <Tabs.Panel value="versions">
-          <ProfileVersions profile={profile} />
-        </Tabs.Panel>
-      </Tabs>
+      <UrlTabs
+        tabs={[
+          { value: 'profile', label: 'Settings and script', panel: <ProfileEditor profile={profile} /> },
+          { value: 'versions', label: `Versions (${profile.script_version})`, panel: <ProfileVersions profile={profile} /> },
+        ]}
+      />
     </Stack>
   );
 }
