@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
+import { PasswordInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { changeOwnPassword } from '../api/auth-api.js';
 import { useApiMutation } from '../query/api-hooks.js';
 import { applyServerErrors } from './form-errors.js';
+import { FormDialog } from './kit/index.js';
 import { TOGGLE_PROPS } from './password-toggle.js';
 
 const MIN_LENGTH = 8;
@@ -31,38 +32,28 @@ export function ChangePasswordModal({ opened, onClose }: { opened: boolean; onCl
   };
 
   return (
-    <Modal opened={opened} onClose={close} title="Change password">
-      <form
-        onSubmit={form.onSubmit((values) => {
-          setFormError(null);
-          save.mutate(
-            { current: values.current_password, next: values.new_password },
-            {
-              onSuccess: close,
-              onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['current_password', 'new_password'] })),
-            },
-          );
-        })}
-      >
-        <Stack>
-          {formError && (
-            <Alert color="red" role="alert">
-              {formError}
-            </Alert>
-          )}
-          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Current password" autoComplete="current-password" {...form.getInputProps('current_password')} />
-          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="New password" autoComplete="new-password" description={`At least ${MIN_LENGTH} characters`} {...form.getInputProps('new_password')} />
-          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Repeat the new password" autoComplete="new-password" {...form.getInputProps('repeat')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Change password
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={close}
+      title="Change password"
+      gap="md"
+      error={formError}
+      submitLabel="Change password"
+      pending={save.isPending}
+      onSubmit={form.onSubmit((values) => {
+        setFormError(null);
+        save.mutate(
+          { current: values.current_password, next: values.new_password },
+          {
+            onSuccess: close,
+            onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['current_password', 'new_password'] })),
+          },
+        );
+      })}
+    >
+      <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Current password" autoComplete="current-password" {...form.getInputProps('current_password')} />
+      <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="New password" autoComplete="new-password" description={`At least ${MIN_LENGTH} characters`} {...form.getInputProps('new_password')} />
+      <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Repeat the new password" autoComplete="new-password" {...form.getInputProps('repeat')} />
+    </FormDialog>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { EntryScript } from '../../api/models/boot.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
+import { SaveButtons } from '../../components/kit/index.js';
 import { QueryState } from '../../components/QueryState.js';
 import { CodeEditor } from '../../editor/CodeEditor.js';
 import { formatDateTime } from '../../format.js';
@@ -74,19 +75,17 @@ function Editor({ entry }: { entry: EntryScript }) {
             Restore default
           </Button>
           <Group gap="xs">
-            <Button variant="default" disabled={!dirty || save.isPending} onClick={() => setText(saved)}>
-              Discard changes
-            </Button>
-            <Button
-              loading={save.isPending}
-              disabled={!dirty || text.trim() === ''}
-              onClick={() => {
+            <SaveButtons
+              dirty={dirty}
+              saving={save.isPending}
+              onDiscard={() => setText(saved)}
+              saveLabel="Save entry script"
+              saveDisabled={!dirty || text.trim() === ''}
+              onSave={() => {
                 setError(null);
                 save.mutate({ script: text }, { onError: (err) => setError(err.message) });
               }}
-            >
-              Save entry script
-            </Button>
+            />
           </Group>
         </Group>
       )}

@@ -1,9 +1,10 @@
-import { Alert, Button, Card, Group, NumberInput, SimpleGrid, Stack, Switch, TextInput, Title } from '@mantine/core';
+import { Card, NumberInput, SimpleGrid, Stack, Switch, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import type { TftpSettings } from '../../api/models/boot.js';
 import { useCan } from '../../app-state.js';
 import { applyServerErrors } from '../../components/form-errors.js';
+import { FormError, SettingsSaveBar } from '../../components/kit/index.js';
 import { QueryState } from '../../components/QueryState.js';
 import { useApiGet, useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
@@ -72,11 +73,7 @@ function Form({ settings }: { settings: TftpSettings }) {
       })}
     >
       <Stack gap="sm">
-        {formError && (
-          <Alert color="red" role="alert">
-            {formError}
-          </Alert>
-        )}
+        <FormError message={formError} />
         <Switch label="TFTP server enabled" description="Its auto-start flag: on starts it, off stops it" disabled={readOnly} {...form.getInputProps('enabled', { type: 'checkbox' })} />
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
           <NumberInput label="UDP port" min={1} max={65535} allowDecimal={false} disabled={readOnly} {...form.getInputProps('port')} />
@@ -86,16 +83,7 @@ function Form({ settings }: { settings: TftpSettings }) {
           <NumberInput label="Retransmission timeout (s)" min={1} max={255} allowDecimal={false} disabled={readOnly} {...form.getInputProps('timeout')} />
           <NumberInput label="Retries per window" min={1} max={20} allowDecimal={false} disabled={readOnly} {...form.getInputProps('retries')} />
         </SimpleGrid>
-        {!readOnly && (
-          <Group justify="flex-end">
-            <Button variant="default" disabled={!form.isDirty() || save.isPending} onClick={() => form.reset()}>
-              Discard changes
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Save TFTP settings
-            </Button>
-          </Group>
-        )}
+        {!readOnly && <SettingsSaveBar dirty={form.isDirty()} saving={save.isPending} onDiscard={() => form.reset()} saveLabel="Save TFTP settings" />}
       </Stack>
     </form>
   );

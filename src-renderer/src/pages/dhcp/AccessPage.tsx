@@ -1,13 +1,13 @@
-import { Alert, Button, Card, Group, SegmentedControl, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
 import type { AccessEntry, AccessMode, DhcpSettings, MoveResult, UnauthorizedDevice } from '../../api/models/dhcp.js';
 import { segment } from '../../api/query-string.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
 import { applyServerErrors } from '../../components/form-errors.js';
+import { UrlTabs } from '../../components/kit/index.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { QueryState } from '../../components/QueryState.js';
@@ -226,33 +226,19 @@ function UnauthorizedList() {
   );
 }
 
-const TABS = ['whitelist', 'blacklist', 'unauthorized'] as const;
-
 /** `/access`: access mode, whitelist, blacklist and the devices refused in whitelist mode. */
 export function AccessPage() {
-  const [params, setParams] = useSearchParams();
-  const requested = params.get('tab');
-  const tab = TABS.find((name) => name === requested) ?? 'whitelist';
   return (
     <Stack gap="md">
       <PageHeader title="Access control" description="Which machines the DHCP server and the boot chain answer." />
       <AccessModeCard />
-      <Tabs value={tab} onChange={(value) => setParams(value && value !== 'whitelist' ? { tab: value } : {}, { replace: true })} keepMounted={false}>
-        <Tabs.List mb="md">
-          <Tabs.Tab value="whitelist">Whitelist</Tabs.Tab>
-          <Tabs.Tab value="blacklist">Blacklist</Tabs.Tab>
-          <Tabs.Tab value="unauthorized">Unauthorized devices</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="whitelist">
-          <EntryList list="whitelist" />
-        </Tabs.Panel>
-        <Tabs.Panel value="blacklist">
-          <EntryList list="blacklist" />
-        </Tabs.Panel>
-        <Tabs.Panel value="unauthorized">
-          <UnauthorizedList />
-        </Tabs.Panel>
-      </Tabs>
+      <UrlTabs
+        tabs={[
+          { value: 'whitelist', label: 'Whitelist', panel: <EntryList list="whitelist" /> },
+          { value: 'blacklist', label: 'Blacklist', panel: <EntryList list="blacklist" /> },
+          { value: 'unauthorized', label: 'Unauthorized devices', panel: <UnauthorizedList /> },
+        ]}
+      />
     </Stack>
   );
 }

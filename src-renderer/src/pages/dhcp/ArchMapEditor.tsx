@@ -1,10 +1,11 @@
-import { ActionIcon, Alert, Button, Card, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Card, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import type { ArchMapEntry } from '../../api/models/dhcp.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { applyServerErrors } from '../../components/form-errors.js';
+import { FormError, SaveButtons } from '../../components/kit/index.js';
 import { QueryState } from '../../components/QueryState.js';
 import { useApiClient, useApiGet, useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
@@ -95,11 +96,7 @@ function Editor({ entries }: { entries: ArchMapEntry[] }) {
       })}
     >
       <Stack gap="sm">
-        {formError && (
-          <Alert color="red" role="alert">
-            {formError}
-          </Alert>
-        )}
+        <FormError message={formError} />
         <Table.ScrollContainer minWidth={900}>
           <Table verticalSpacing={4}>
             <caption className="visually-hidden">Architecture map</caption>
@@ -162,12 +159,7 @@ function Editor({ entries }: { entries: ArchMapEntry[] }) {
               </Button>
             </Group>
             <Group gap="xs">
-              <Button variant="default" disabled={!form.isDirty() || save.isPending} onClick={() => form.reset()}>
-                Discard changes
-              </Button>
-              <Button type="submit" loading={save.isPending}>
-                Save map
-              </Button>
+              <SaveButtons dirty={form.isDirty()} saving={save.isPending} onDiscard={() => form.reset()} saveLabel="Save map" />
             </Group>
           </Group>
         )}

@@ -1,7 +1,8 @@
-import { Anchor, Stack, Tabs } from '@mantine/core';
-import { Link, useSearchParams } from 'react-router';
+import { Anchor, Stack } from '@mantine/core';
+import { Link } from 'react-router';
 import type { DhcpSettings } from '../../api/models/dhcp.js';
 import type { InterfacesView } from '../../api/models/settings.js';
+import { UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { LoadError, Loading } from '../../components/QueryState.js';
 import { useApiGet } from '../../query/api-hooks.js';
@@ -20,8 +21,6 @@ function SettingsTab() {
 
 /** `/services/dhcp`: DHCP modes, subnets and options (tab "settings") and the architecture map (tab "archmap"). */
 export function DhcpPage() {
-  const [params, setParams] = useSearchParams();
-  const tab = params.get('tab') === 'archmap' ? 'archmap' : 'settings';
   return (
     <Stack gap="md">
       <PageHeader
@@ -44,18 +43,12 @@ export function DhcpPage() {
           </>
         }
       />
-      <Tabs value={tab} onChange={(value) => setParams(value === 'archmap' ? { tab: 'archmap' } : {}, { replace: true })} keepMounted={false}>
-        <Tabs.List mb="md">
-          <Tabs.Tab value="settings">Interfaces and subnets</Tabs.Tab>
-          <Tabs.Tab value="archmap">Architecture map</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="settings">
-          <SettingsTab />
-        </Tabs.Panel>
-        <Tabs.Panel value="archmap">
-          <ArchMapEditor />
-        </Tabs.Panel>
-      </Tabs>
+      <UrlTabs
+        tabs={[
+          { value: 'settings', label: 'Interfaces and subnets', panel: <SettingsTab /> },
+          { value: 'archmap', label: 'Architecture map', panel: <ArchMapEditor /> },
+        ]}
+      />
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, NumberInput, SegmentedControl, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { Button, Card, Group, NumberInput, SegmentedControl, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { isApiError } from '../../api/api-error.js';
@@ -6,6 +6,7 @@ import type { DhcpMode, DhcpSettings } from '../../api/models/dhcp.js';
 import type { InterfacesView } from '../../api/models/settings.js';
 import { useCan } from '../../app-state.js';
 import { fieldPath } from '../../components/form-errors.js';
+import { FormError, SettingsSaveBar } from '../../components/kit/index.js';
 import { useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { dhcpErrorPath, settingsFromForm, settingsToForm, subnetProblems, type DhcpForm } from './dhcp-form-model.js';
@@ -80,11 +81,7 @@ export function DhcpSettingsForm({ settings, interfaces }: { settings: DhcpSetti
   return (
     <form onSubmit={form.onSubmit(submit)} aria-label="DHCP settings">
       <Stack gap="md">
-        {formError && (
-          <Alert color="red" role="alert">
-            {formError}
-          </Alert>
-        )}
+        <FormError message={formError} />
         <Card withBorder component="section" aria-labelledby="dhcp-interfaces-title">
           <Title order={2} size="h4" id="dhcp-interfaces-title">
             Interfaces
@@ -177,16 +174,7 @@ export function DhcpSettingsForm({ settings, interfaces }: { settings: DhcpSetti
           </Stack>
         </Card>
 
-        {!readOnly && (
-          <Group justify="flex-end" className="sticky-actions">
-            <Button variant="default" disabled={!form.isDirty() || save.isPending} onClick={() => form.reset()}>
-              Discard changes
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Save DHCP settings
-            </Button>
-          </Group>
-        )}
+        {!readOnly && <SettingsSaveBar sticky dirty={form.isDirty()} saving={save.isPending} onDiscard={() => form.reset()} saveLabel="Save DHCP settings" />}
       </Stack>
     </form>
   );

@@ -5,10 +5,11 @@ import { segment } from '../../api/query-string.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
+import { filterOptions, TableToolbar } from '../../components/kit/index.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { DeleteButton } from '../../components/RowActions.js';
-import { ServerTable, TableFilter, TableSearch, type Column, type RowKey } from '../../components/ServerTable.js';
+import { ServerTable, type Column, type RowKey } from '../../components/ServerTable.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
@@ -122,19 +123,14 @@ export function LeasesPage() {
         }
       />
       {stats.data && <StatsBar stats={stats.data} />}
-      <Group gap="sm">
-        <TableSearch table={table} label="Search leases" placeholder="Search MAC, IP, hostname, vendor" />
-        <TableFilter
-          table={table}
-          name="state"
-          label="State"
-          options={[
-            { value: 'active', label: 'Active' },
-            { value: 'expired', label: 'Expired' },
-          ]}
-          width={150}
-        />
-        <TableFilter table={table} name="subnet" label="Subnet" options={subnets.map((subnet) => ({ value: subnet, label: subnet }))} width={190} />
+      <TableToolbar
+        table={table}
+        search={{ label: 'Search leases', placeholder: 'Search MAC, IP, hostname, vendor' }}
+        filters={[
+          { kind: 'select', name: 'state', label: 'State', options: filterOptions({ active: 'Active', expired: 'Expired' }), width: 150 },
+          { kind: 'select', name: 'subnet', label: 'Subnet', options: subnets.map((subnet) => ({ value: subnet, label: subnet })), width: 190 },
+        ]}
+      >
         {canEdit && (
           <Button
             variant="light"
@@ -148,7 +144,7 @@ export function LeasesPage() {
             Delete selected ({selected.size})
           </Button>
         )}
-      </Group>
+      </TableToolbar>
       <ServerTable
         label="DHCP leases"
         columns={COLUMNS}

@@ -1,9 +1,10 @@
-import { Alert, Button, Divider, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Alert, Divider, Group, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import type { Reservation } from '../../api/models/dhcp.js';
 import { segment } from '../../api/query-string.js';
 import { applyServerErrors } from '../../components/form-errors.js';
+import { FormDialog } from '../../components/kit/index.js';
 import { useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { isHostname, isIPv4, isMac } from '../../validators.js';
@@ -62,49 +63,39 @@ export function ReservationDialog({ opened, reservation, onClose }: { opened: bo
   );
 
   return (
-    <Modal opened={opened} onClose={onClose} title={reservation ? `Edit reservation ${reservation.ip}` : 'New reservation'} size="lg">
-      <form
-        onSubmit={form.onSubmit((values) => {
-          setFormError(null);
-          const body = {
-            mac: values.mac.trim(),
-            ip: values.ip.trim(),
-            hostname: values.hostname.trim() === '' ? null : values.hostname.trim(),
-            boot_file: values.boot_file.trim() === '' ? null : values.boot_file.trim(),
-            options: values.options.map(optionFromForm),
-          };
-          save.mutate(body, { onSuccess: onClose, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['mac', 'ip', 'hostname', 'boot_file', 'options'] })) });
-        })}
-      >
-        <Stack gap="sm">
-          {formError && (
-            <Alert color="red" role="alert">
-              {formError}
-            </Alert>
-          )}
-          {reservation?.host_id !== null && reservation?.host_id !== undefined && (
-            <Alert color="blue">This reservation belongs to host #{reservation.host_id}; changing the host's IP or MAC moves it.</Alert>
-          )}
-          <Group grow align="flex-start">
-            <TextInput label="MAC address" placeholder="52:54:00:12:34:56" data-autofocus {...form.getInputProps('mac')} />
-            <TextInput label="IP address" placeholder="192.168.50.20" {...form.getInputProps('ip')} />
-          </Group>
-          <Group grow align="flex-start">
-            <TextInput label="Hostname (option 12)" placeholder="none" {...form.getInputProps('hostname')} />
-            <TextInput label="Boot file" placeholder="from the architecture map" description="Overrides the first-stage boot file" {...form.getInputProps('boot_file')} />
-          </Group>
-          <Divider label="Custom options (override the subnet's)" labelPosition="left" />
-          <DhcpOptionsEditor form={form} path="options" options={form.getValues().options} readOnly={false} owner="this reservation" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {reservation ? 'Save reservation' : 'Create reservation'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title={reservation ? `Edit reservation ${reservation.ip}` : 'New reservation'}
+      size="lg"
+      error={formError}
+      submitLabel={reservation ? 'Save reservation' : 'Create reservation'}
+      pending={save.isPending}
+      onSubmit={form.onSubmit((values) => {
+        setFormError(null);
+        const body = {
+          mac: values.mac.trim(),
+          ip: values.ip.trim(),
+          hostname: values.hostname.trim() === '' ? null : values.hostname.trim(),
+          boot_file: values.boot_file.trim() === '' ? null : values.boot_file.trim(),
+          options: values.options.map(optionFromForm),
+        };
+        save.mutate(body, { onSuccess: onClose, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['mac', 'ip', 'hostname', 'boot_file', 'options'] })) });
+      })}
+    >
+      {reservation?.host_id !== null && reservation?.host_id !== undefined && (
+        <Alert color="blue">This reservation belongs to host #{reservation.host_id}; changing the host's IP or MAC moves it.</Alert>
+      )}
+      <Group grow align="flex-start">
+        <TextInput label="MAC address" placeholder="52:54:00:12:34:56" data-autofocus {...form.getInputProps('mac')} />
+        <TextInput label="IP address" placeholder="192.168.50.20" {...form.getInputProps('ip')} />
+      </Group>
+      <Group grow align="flex-start">
+        <TextInput label="Hostname (option 12)" placeholder="none" {...form.getInputProps('hostname')} />
+        <TextInput label="Boot file" placeholder="from the architecture map" description="Overrides the first-stage boot file" {...form.getInputProps('boot_file')} />
+      </Group>
+      <Divider label="Custom options (override the subnet's)" labelPosition="left" />
+      <DhcpOptionsEditor form={form} path="options" options={form.getValues().options} readOnly={false} owner="this reservation" />
+    </FormDialog>
   );
 }

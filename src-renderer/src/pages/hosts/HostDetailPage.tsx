@@ -1,15 +1,15 @@
 import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { isApiError } from '../../api/api-error.js';
 import type { Host } from '../../api/models/hosts.js';
 import type { WolHistoryEntry } from '../../api/models/power.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
+import { DetailLoadError } from '../../components/kit/index.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { EmptyState, LoadError, Loading, QueryState } from '../../components/QueryState.js';
+import { EmptyState, Loading, QueryState } from '../../components/QueryState.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { formatDateTime } from '../../format.js';
 import { useApiGet, useApiList, useApiMutation } from '../../query/api-hooks.js';
@@ -115,22 +115,7 @@ export function HostDetailPage() {
 
   if (!valid) return <NotFoundPage />;
   if (query.isPending) return <Loading label="Loading the host…" />;
-  if (query.isError) {
-    if (isApiError(query.error) && query.error.status === 404) {
-      return (
-        <Stack>
-          <PageHeader title="Host not found" />
-          <Text>
-            There is no host #{id}.{' '}
-            <Anchor component={Link} to="/hosts">
-              Back to the hosts
-            </Anchor>
-          </Text>
-        </Stack>
-      );
-    }
-    return <LoadError what="the host" error={query.error} onRetry={() => void query.refetch()} />;
-  }
+  if (query.isError) return <DetailLoadError what="host" id={id} listPath="/hosts" listName="hosts" error={query.error} onRetry={() => void query.refetch()} />;
   const host = query.data;
   const name = hostLabel(host);
 

@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Modal, Select, Stack, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { Group, Select, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import type { Host, HostInput } from '../../api/models/hosts.js';
 import { segment } from '../../api/query-string.js';
 import { applyServerErrors } from '../../components/form-errors.js';
+import { FormDialog } from '../../components/kit/index.js';
 import { useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { isHostname, isIPv4, isMac } from '../../validators.js';
@@ -90,60 +91,50 @@ export function HostDialog({ opened, host, mode, onClose, onSaved }: { opened: b
   });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={TITLES[mode]} size="lg">
-      <form
-        onSubmit={form.onSubmit((values) => {
-          setFormError(null);
-          save.mutate(hostBody(values, mode === 'adopt'), {
-            onSuccess: (saved) => {
-              onClose();
-              onSaved?.(saved);
-            },
-            onError: (error) => setFormError(applyServerErrors(form, error, { fields: Object.keys(values) })),
-          });
-        })}
-      >
-        <Stack gap="sm">
-          {formError && (
-            <Alert color="red" role="alert">
-              {formError}
-            </Alert>
-          )}
-          <Group grow align="flex-start">
-            <TextInput label="MAC address" placeholder="52:54:00:12:34:56" withAsterisk data-autofocus={mode === 'create' || undefined} {...form.getInputProps('mac')} />
-            <TextInput label="Hostname" placeholder="web01" data-autofocus={mode !== 'create' || undefined} {...form.getInputProps('hostname')} />
-          </Group>
-          <Group grow align="flex-start">
-            <TextInput label="IP address" placeholder="none" description="Reserves this address in DHCP" {...form.getInputProps('ip')} />
-            <Select
-              label="Boot profile"
-              placeholder={profilesQuery.isPending ? 'Loading profiles…' : 'None (group default or global default)'}
-              data={options}
-              clearable
-              searchable
-              nothingFoundMessage="No profile of that name"
-              {...form.getInputProps('profile_id')}
-            />
-          </Group>
-          <Group grow align="flex-start">
-            <TextInput label="Group" placeholder="none" description="A profile can be the default of a group" {...form.getInputProps('group')} />
-            <TagsInput label="Tags" placeholder="Type and press Enter" {...form.getInputProps('tags')} />
-          </Group>
-          <Group grow align="flex-start">
-            <TextInput label="Architecture" placeholder="learned at boot" {...form.getInputProps('arch')} />
-            <Switch label="Enabled (off: boots the local disk)" mt="lg" {...form.getInputProps('enabled', { type: 'checkbox' })} />
-          </Group>
-          <Textarea label="Description" autosize minRows={2} maxRows={6} {...form.getInputProps('description')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {SUBMIT[mode]}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title={TITLES[mode]}
+      size="lg"
+      error={formError}
+      submitLabel={SUBMIT[mode]}
+      pending={save.isPending}
+      onSubmit={form.onSubmit((values) => {
+        setFormError(null);
+        save.mutate(hostBody(values, mode === 'adopt'), {
+          onSuccess: (saved) => {
+            onClose();
+            onSaved?.(saved);
+          },
+          onError: (error) => setFormError(applyServerErrors(form, error, { fields: Object.keys(values) })),
+        });
+      })}
+    >
+      <Group grow align="flex-start">
+        <TextInput label="MAC address" placeholder="52:54:00:12:34:56" withAsterisk data-autofocus={mode === 'create' || undefined} {...form.getInputProps('mac')} />
+        <TextInput label="Hostname" placeholder="web01" data-autofocus={mode !== 'create' || undefined} {...form.getInputProps('hostname')} />
+      </Group>
+      <Group grow align="flex-start">
+        <TextInput label="IP address" placeholder="none" description="Reserves this address in DHCP" {...form.getInputProps('ip')} />
+        <Select
+          label="Boot profile"
+          placeholder={profilesQuery.isPending ? 'Loading profiles…' : 'None (group default or global default)'}
+          data={options}
+          clearable
+          searchable
+          nothingFoundMessage="No profile of that name"
+          {...form.getInputProps('profile_id')}
+        />
+      </Group>
+      <Group grow align="flex-start">
+        <TextInput label="Group" placeholder="none" description="A profile can be the default of a group" {...form.getInputProps('group')} />
+        <TagsInput label="Tags" placeholder="Type and press Enter" {...form.getInputProps('tags')} />
+      </Group>
+      <Group grow align="flex-start">
+        <TextInput label="Architecture" placeholder="learned at boot" {...form.getInputProps('arch')} />
+        <Switch label="Enabled (off: boots the local disk)" mt="lg" {...form.getInputProps('enabled', { type: 'checkbox' })} />
+      </Group>
+      <Textarea label="Description" autosize minRows={2} maxRows={6} {...form.getInputProps('description')} />
+    </FormDialog>
   );
 }

@@ -4,10 +4,11 @@ import { Link, useNavigate } from 'react-router';
 import type { Host } from '../../api/models/hosts.js';
 import { useCan } from '../../app-state.js';
 import { Dim } from '../../components/Dim.js';
+import { filterOptions, TableToolbar } from '../../components/kit/index.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { RowButton } from '../../components/RowActions.js';
-import { ServerTable, TableFilter, TableSearch, TableTextFilter, type Column, type RowKey } from '../../components/ServerTable.js';
+import { ServerTable, type Column, type RowKey } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
 import { useApiList, useApiMutation } from '../../query/api-hooks.js';
@@ -118,37 +119,23 @@ export function HostsPage() {
         description="Machines Bootwright knows: their boot profile, address and group. Unknown machines that boot are recorded as discovered."
         actions={canEdit && <Button onClick={() => setDialog({ mode: 'create', host: null })}>New host</Button>}
       />
-      <Group gap="sm">
-        <TableSearch table={table} label="Search hosts" placeholder="Search MAC, name, IP, tags…" width={220} />
-        <TableTextFilter table={table} name="group" label="Group" width={120} />
-        <TableTextFilter table={table} name="tag" label="Tag" width={110} />
-        <TableFilter table={table} name="profile_id" label="Profile" options={options} width={170} />
-        <TableFilter
-          table={table}
-          name="discovered"
-          label="Discovered"
-          options={[
-            { value: 'true', label: 'Discovered only' },
-            { value: 'false', label: 'Adopted only' },
-          ]}
-          width={170}
-        />
-        <TableFilter
-          table={table}
-          name="enabled"
-          label="Enabled"
-          options={[
-            { value: 'true', label: 'Enabled' },
-            { value: 'false', label: 'Disabled' },
-          ]}
-          width={140}
-        />
+      <TableToolbar
+        table={table}
+        search={{ label: 'Search hosts', placeholder: 'Search MAC, name, IP, tags…', width: 220 }}
+        filters={[
+          { kind: 'text', name: 'group', label: 'Group', width: 120 },
+          { kind: 'text', name: 'tag', label: 'Tag', width: 110 },
+          { kind: 'select', name: 'profile_id', label: 'Profile', options, width: 170 },
+          { kind: 'select', name: 'discovered', label: 'Discovered', options: filterOptions({ true: 'Discovered only', false: 'Adopted only' }), width: 170 },
+          { kind: 'select', name: 'enabled', label: 'Enabled', options: filterOptions({ true: 'Enabled', false: 'Disabled' }), width: 140 },
+        ]}
+      >
         {canEdit && (
           <Button variant="default" disabled={selected.size === 0 || wakeMany.isPending} loading={wakeMany.isPending} onClick={() => wakeMany.mutate([...selected].map(Number))}>
             Wake selected ({selected.size})
           </Button>
         )}
-      </Group>
+      </TableToolbar>
       <ServerTable
         label="Hosts"
         columns={columns}

@@ -1,8 +1,8 @@
 import { Group, Stack, Text } from '@mantine/core';
 import type { AuditEntry } from '../../api/models/system.js';
-import { DateRangeFilter } from '../../components/DateRangeFilter.js';
+import { filterOptions, TableToolbar } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { ServerTable, TableFilter, TableSearch, TableTextFilter, type Column } from '../../components/ServerTable.js';
+import { ServerTable, type Column } from '../../components/ServerTable.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime } from '../../format.js';
@@ -64,33 +64,18 @@ export function AuditPage() {
   return (
     <Stack gap="md">
       <PageHeader title="Audit log" description="Every change made through the API or the desktop app, with who made it." />
-      <Group gap="sm">
-        <TableSearch table={table} label="Search the audit log" placeholder="Search user, action, path" width={230} />
-        <TableTextFilter table={table} name="user" label="User" width={140} />
-        <TableTextFilter table={table} name="action" label="Action (e.g. hosts.)" width={170} />
-        <TableTextFilter table={table} name="resource" label="Resource type" width={150} />
-        <TableFilter
-          table={table}
-          name="outcome"
-          label="Outcome"
-          options={[
-            { value: 'success', label: 'Success' },
-            { value: 'failure', label: 'Failure' },
-          ]}
-          width={150}
-        />
-        <TableFilter
-          table={table}
-          name="authenticated"
-          label="Credentials"
-          options={[
-            { value: 'true', label: 'Signed in' },
-            { value: 'false', label: 'Unauthenticated' },
-          ]}
-          width={170}
-        />
-        <DateRangeFilter table={table} />
-      </Group>
+      <TableToolbar
+        table={table}
+        search={{ label: 'Search the audit log', placeholder: 'Search user, action, path', width: 230 }}
+        filters={[
+          { kind: 'text', name: 'user', label: 'User', width: 140 },
+          { kind: 'text', name: 'action', label: 'Action (e.g. hosts.)', width: 170 },
+          { kind: 'text', name: 'resource', label: 'Resource type', width: 150 },
+          { kind: 'select', name: 'outcome', label: 'Outcome', options: filterOptions({ success: 'Success', failure: 'Failure' }), width: 150 },
+          { kind: 'select', name: 'authenticated', label: 'Credentials', options: filterOptions({ true: 'Signed in', false: 'Unauthenticated' }), width: 170 },
+          { kind: 'date-range' },
+        ]}
+      />
       <ServerTable label="Audit entries" columns={COLUMNS} query={query} table={table} rowKey={(a) => a.id} emptyText="Nothing was changed yet." />
     </Stack>
   );

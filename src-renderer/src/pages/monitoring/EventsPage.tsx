@@ -4,12 +4,12 @@ import { Link } from 'react-router';
 import { describeError } from '../../api/api-error.js';
 import type { AppEvent } from '../../api/models/system.js';
 import { useAppState } from '../../app-state.js';
-import { DateRangeFilter } from '../../components/DateRangeFilter.js';
 import { Dim } from '../../components/Dim.js';
+import { filterOptions, TableToolbar } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState } from '../../components/QueryState.js';
 import { RowButton } from '../../components/RowActions.js';
-import { ServerTable, TableFilter, TableSearch, TableTextFilter, type Column } from '../../components/ServerTable.js';
+import { ServerTable, type Column } from '../../components/ServerTable.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime } from '../../format.js';
@@ -101,23 +101,16 @@ export function EventsPage() {
         description="What happened: services, DHCP, boots, transfers, power, logins. Newest first."
         actions={<Switch label="Live tail" checked={tail} onChange={(event) => setTail(event.currentTarget.checked)} />}
       />
-      <Group gap="sm">
-        <TableSearch table={table} label="Search events" placeholder="Search kind, message, MAC, IP" width={240} />
-        <TableTextFilter table={table} name="kind" label="Kind (e.g. dhcp. or boot.)" width={200} />
-        <TableFilter
-          table={table}
-          name="level"
-          label="Level"
-          options={[
-            { value: 'info', label: 'Info and above' },
-            { value: 'warn', label: 'Warnings and errors' },
-            { value: 'error', label: 'Errors only' },
-          ]}
-          width={190}
-        />
-        <TableTextFilter table={table} name="mac" label="MAC" width={170} />
-        <DateRangeFilter table={table} />
-      </Group>
+      <TableToolbar
+        table={table}
+        search={{ label: 'Search events', placeholder: 'Search kind, message, MAC, IP', width: 240 }}
+        filters={[
+          { kind: 'text', name: 'kind', label: 'Kind (e.g. dhcp. or boot.)', width: 200 },
+          { kind: 'select', name: 'level', label: 'Level', options: filterOptions({ info: 'Info and above', warn: 'Warnings and errors', error: 'Errors only' }), width: 190 },
+          { kind: 'text', name: 'mac', label: 'MAC', width: 170 },
+          { kind: 'date-range' },
+        ]}
+      />
       {tail && <LiveTail filters={{ kind: kind ?? '', level: level ?? '', mac: mac ?? '' }} />}
       <ServerTable
         label="Events"

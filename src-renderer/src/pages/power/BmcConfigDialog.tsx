@@ -1,8 +1,9 @@
-import { Alert, Button, Checkbox, Group, Modal, NumberInput, PasswordInput, Select, Stack, Switch, TextInput } from '@mantine/core';
+import { Checkbox, Group, NumberInput, PasswordInput, Select, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import type { BmcConfig, BmcConfigInput, BmcProtocol } from '../../api/models/power.js';
 import { applyServerErrors } from '../../components/form-errors.js';
+import { FormDialog } from '../../components/kit/index.js';
 import { TOGGLE_PROPS } from '../../components/password-toggle.js';
 import { useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
@@ -82,86 +83,76 @@ export function BmcConfigDialog({ opened, config, onClose }: { opened: boolean; 
   );
   const values = form.getValues();
   return (
-    <Modal opened={opened} onClose={onClose} title={config ? `Edit BMC ${config.name}` : 'New BMC config'} size="lg">
-      <form
-        onSubmit={form.onSubmit((submitted) => {
-          setFormError(null);
-          save.mutate(bmcBody(submitted, config !== null), {
-            onSuccess: onClose,
-            onError: (error) => setFormError(applyServerErrors(form, error, { fields: Object.keys(submitted) })),
-          });
-        })}
-      >
-        <Stack gap="sm">
-          {formError && (
-            <Alert color="red" role="alert">
-              {formError}
-            </Alert>
-          )}
-          <Group grow align="flex-start">
-            <TextInput label="Name" withAsterisk data-autofocus {...form.getInputProps('name')} />
-            <Select label="Host" placeholder="Not linked" data={options} clearable searchable description="The machine this BMC controls" {...form.getInputProps('host_id')} />
-          </Group>
-          <Group grow align="flex-start">
-            <TextInput label="Address" placeholder="10.0.0.50 or bmc01.lan" withAsterisk {...form.getInputProps('address')} />
-            <Select
-              label="Protocol"
-              data={[
-                { value: 'ipmi', label: 'IPMI 2.0 (UDP)' },
-                { value: 'redfish', label: 'Redfish (HTTPS)' },
-              ]}
-              allowDeselect={false}
-              {...form.getInputProps('protocol')}
-            />
-            <NumberInput label="Port" placeholder={values.protocol === 'ipmi' ? '623' : '443'} min={1} max={65535} allowDecimal={false} {...form.getInputProps('port')} />
-          </Group>
-          <Group grow align="flex-start">
-            <TextInput label="Username" withAsterisk autoComplete="off" {...form.getInputProps('username')} />
-            <PasswordInput
-              label="Password"
-              visibilityToggleButtonProps={TOGGLE_PROPS}
-              autoComplete="new-password"
-              placeholder={config?.has_password ? 'Stored; type to replace' : 'None stored'}
-              disabled={values.clear_password}
-              {...form.getInputProps('password')}
-            />
-          </Group>
-          {config?.has_password && <Checkbox label="Remove the stored password" {...form.getInputProps('clear_password', { type: 'checkbox' })} />}
-          {values.protocol === 'ipmi' ? (
-            <Group grow align="flex-start">
-              <Select
-                label="Cipher suite"
-                data={[
-                  { value: '', label: 'Automatic (17, then 3)' },
-                  { value: '17', label: '17 (SHA-256)' },
-                  { value: '3', label: '3 (SHA-1)' },
-                ]}
-                allowDeselect={false}
-                {...form.getInputProps('cipher_suite')}
-              />
-              <Select
-                label="Session privilege"
-                data={[
-                  { value: 'administrator', label: 'Administrator' },
-                  { value: 'operator', label: 'Operator (enough for power and boot device)' },
-                ]}
-                allowDeselect={false}
-                {...form.getInputProps('privilege')}
-              />
-            </Group>
-          ) : (
-            <Switch label="Verify the TLS certificate (turn off for self-signed BMC certificates)" {...form.getInputProps('verify_tls', { type: 'checkbox' })} />
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {config ? 'Save BMC' : 'Add BMC'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title={config ? `Edit BMC ${config.name}` : 'New BMC config'}
+      size="lg"
+      error={formError}
+      submitLabel={config ? 'Save BMC' : 'Add BMC'}
+      pending={save.isPending}
+      onSubmit={form.onSubmit((submitted) => {
+        setFormError(null);
+        save.mutate(bmcBody(submitted, config !== null), {
+          onSuccess: onClose,
+          onError: (error) => setFormError(applyServerErrors(form, error, { fields: Object.keys(submitted) })),
+        });
+      })}
+    >
+      <Group grow align="flex-start">
+        <TextInput label="Name" withAsterisk data-autofocus {...form.getInputProps('name')} />
+        <Select label="Host" placeholder="Not linked" data={options} clearable searchable description="The machine this BMC controls" {...form.getInputProps('host_id')} />
+      </Group>
+      <Group grow align="flex-start">
+        <TextInput label="Address" placeholder="10.0.0.50 or bmc01.lan" withAsterisk {...form.getInputProps('address')} />
+        <Select
+          label="Protocol"
+          data={[
+            { value: 'ipmi', label: 'IPMI 2.0 (UDP)' },
+            { value: 'redfish', label: 'Redfish (HTTPS)' },
+          ]}
+          allowDeselect={false}
+          {...form.getInputProps('protocol')}
+        />
+        <NumberInput label="Port" placeholder={values.protocol === 'ipmi' ? '623' : '443'} min={1} max={65535} allowDecimal={false} {...form.getInputProps('port')} />
+      </Group>
+      <Group grow align="flex-start">
+        <TextInput label="Username" withAsterisk autoComplete="off" {...form.getInputProps('username')} />
+        <PasswordInput
+          label="Password"
+          visibilityToggleButtonProps={TOGGLE_PROPS}
+          autoComplete="new-password"
+          placeholder={config?.has_password ? 'Stored; type to replace' : 'None stored'}
+          disabled={values.clear_password}
+          {...form.getInputProps('password')}
+        />
+      </Group>
+      {config?.has_password && <Checkbox label="Remove the stored password" {...form.getInputProps('clear_password', { type: 'checkbox' })} />}
+      {values.protocol === 'ipmi' ? (
+        <Group grow align="flex-start">
+          <Select
+            label="Cipher suite"
+            data={[
+              { value: '', label: 'Automatic (17, then 3)' },
+              { value: '17', label: '17 (SHA-256)' },
+              { value: '3', label: '3 (SHA-1)' },
+            ]}
+            allowDeselect={false}
+            {...form.getInputProps('cipher_suite')}
+          />
+          <Select
+            label="Session privilege"
+            data={[
+              { value: 'administrator', label: 'Administrator' },
+              { value: 'operator', label: 'Operator (enough for power and boot device)' },
+            ]}
+            allowDeselect={false}
+            {...form.getInputProps('privilege')}
+          />
+        </Group>
+      ) : (
+        <Switch label="Verify the TLS certificate (turn off for self-signed BMC certificates)" {...form.getInputProps('verify_tls', { type: 'checkbox' })} />
+      )}
+    </FormDialog>
   );
 }

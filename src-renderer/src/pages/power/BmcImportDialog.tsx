@@ -1,7 +1,8 @@
-import { Alert, Button, Checkbox, FileInput, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Checkbox, FileInput, List, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { isApiError } from '../../api/api-error.js';
 import type { BmcImportResult } from '../../api/models/power.js';
+import { DialogActions } from '../../components/kit/index.js';
 import { useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
@@ -84,30 +85,26 @@ export function BmcImportDialog({ opened, onClose }: { opened: boolean; onClose:
             </List>
           </div>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            Close
-          </Button>
-          <Button
-            loading={importCsv.isPending}
-            disabled={csv.trim() === ''}
-            onClick={() => {
-              setFailure(null);
-              setLineErrors([]);
-              importCsv.mutate(
-                { csv, partial },
-                {
-                  onError: (error) => {
-                    setFailure(error.message);
-                    if (isApiError(error)) setLineErrors(lineErrorsFrom(error.details));
-                  },
+        <DialogActions
+          onCancel={close}
+          cancelLabel="Close"
+          confirmLabel="Import"
+          pending={importCsv.isPending}
+          confirmDisabled={csv.trim() === ''}
+          onConfirm={() => {
+            setFailure(null);
+            setLineErrors([]);
+            importCsv.mutate(
+              { csv, partial },
+              {
+                onError: (error) => {
+                  setFailure(error.message);
+                  if (isApiError(error)) setLineErrors(lineErrorsFrom(error.details));
                 },
-              );
-            }}
-          >
-            Import
-          </Button>
-        </Group>
+              },
+            );
+          }}
+        />
       </Stack>
     </Modal>
   );

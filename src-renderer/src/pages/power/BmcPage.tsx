@@ -1,13 +1,14 @@
-import { Anchor, Button, Group, Menu, Progress, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Menu, Progress, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { BmcBatchAction, BmcBatchResult, BmcConfig, PowerActionResult } from '../../api/models/power.js';
 import { useCan, useLiveEvents } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
+import { filterOptions, TableToolbar } from '../../components/kit/index.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { ServerTable, TableFilter, TableSearch, type Column, type RowKey } from '../../components/ServerTable.js';
+import { ServerTable, type Column, type RowKey } from '../../components/ServerTable.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
@@ -147,29 +148,14 @@ export function BmcPage() {
           )
         }
       />
-      <Group gap="sm" align="center">
-        <TableSearch table={table} label="Search BMCs" placeholder="Search name, address, vendor…" width={240} />
-        <TableFilter
-          table={table}
-          name="protocol"
-          label="Protocol"
-          options={[
-            { value: 'ipmi', label: 'IPMI' },
-            { value: 'redfish', label: 'Redfish' },
-          ]}
-          width={150}
-        />
-        <TableFilter
-          table={table}
-          name="power_state"
-          label="Power"
-          options={[
-            { value: 'on', label: 'On' },
-            { value: 'off', label: 'Off' },
-            { value: 'unknown', label: 'Unknown' },
-          ]}
-          width={140}
-        />
+      <TableToolbar
+        table={table}
+        search={{ label: 'Search BMCs', placeholder: 'Search name, address, vendor…', width: 240 }}
+        filters={[
+          { kind: 'select', name: 'protocol', label: 'Protocol', options: filterOptions({ ipmi: 'IPMI', redfish: 'Redfish' }), width: 150 },
+          { kind: 'select', name: 'power_state', label: 'Power', options: filterOptions({ on: 'On', off: 'Off', unknown: 'Unknown' }), width: 140 },
+        ]}
+      >
         {canEdit && (
           <Menu position="bottom-start">
             <Menu.Target>
@@ -187,7 +173,7 @@ export function BmcPage() {
           </Menu>
         )}
         {batch.isPending && batch.variables && <BatchProgress action={batch.variables.action} since={batchStart} />}
-      </Group>
+      </TableToolbar>
       <ServerTable
         label="BMC configs"
         columns={columns}

@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, NumberInput, PasswordInput, Select, Stack, Switch, Table, TextInput } from '@mantine/core';
+import { Alert, Group, Modal, NumberInput, PasswordInput, Select, Stack, Switch, Table, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { BmcProbeResult } from '../../api/models/power.js';
 import { applyServerErrors } from '../../components/form-errors.js';
+import { DialogActions, FormError } from '../../components/kit/index.js';
 import { TOGGLE_PROPS } from '../../components/password-toggle.js';
 import { useApiMutation } from '../../query/api-hooks.js';
 
@@ -91,20 +92,9 @@ export function BmcProbeDialog({ opened, onClose }: { opened: boolean; onClose: 
             <PasswordInput label="Password" visibilityToggleButtonProps={TOGGLE_PROPS} autoComplete="new-password" {...form.getInputProps('password')} />
           </Group>
           <Switch label="Verify the TLS certificate (Redfish)" {...form.getInputProps('verify_tls', { type: 'checkbox' })} />
-          {formError && (
-            <Alert color="red" role="alert">
-              {formError}
-            </Alert>
-          )}
+          <FormError message={formError} />
           {probe.data && <Result result={probe.data} />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Close
-            </Button>
-            <Button type="submit" loading={probe.isPending}>
-              Probe
-            </Button>
-          </Group>
+          <DialogActions onCancel={onClose} cancelLabel="Close" confirmLabel="Probe" pending={probe.isPending} />
         </Stack>
       </form>
     </Modal>

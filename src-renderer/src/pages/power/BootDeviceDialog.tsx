@@ -1,6 +1,7 @@
-import { Button, Group, Modal, Select, Stack, Switch } from '@mantine/core';
+import { Modal, Select, Stack, Switch } from '@mantine/core';
 import { useState } from 'react';
 import type { BmcConfig } from '../../api/models/power.js';
+import { DialogActions } from '../../components/kit/index.js';
 import { useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
@@ -28,14 +29,7 @@ export function BootDeviceDialog({ config, onClose }: { config: BmcConfig | null
         <Select label="Boot from" data={DEVICES} value={device} onChange={(value) => setDevice(value ?? 'pxe')} allowDeselect={false} data-autofocus />
         <Switch label="Every boot (off: the next boot only)" checked={persistent} onChange={(event) => setPersistent(event.currentTarget.checked)} />
         <Switch label="UEFI boot (off: legacy BIOS)" checked={efi} onChange={(event) => setEfi(event.currentTarget.checked)} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button loading={save.isPending} onClick={() => config && save.mutate(config)}>
-            Set boot device
-          </Button>
-        </Group>
+        <DialogActions onCancel={onClose} confirmLabel="Set boot device" pending={save.isPending} onConfirm={() => config && save.mutate(config)} />
       </Stack>
     </Modal>
   );

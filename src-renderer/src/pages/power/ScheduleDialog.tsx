@@ -1,8 +1,9 @@
-import { Alert, Button, Group, List, Modal, MultiSelect, SegmentedControl, Stack, Switch, TagsInput, Text, TextInput } from '@mantine/core';
+import { Group, List, MultiSelect, SegmentedControl, Switch, TagsInput, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import type { WolSchedule, WolScheduleInput } from '../../api/models/power.js';
 import { applyServerErrors } from '../../components/form-errors.js';
+import { FormDialog } from '../../components/kit/index.js';
 import { useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { isMac } from '../../validators.js';
@@ -68,80 +69,70 @@ export function ScheduleDialog({ opened, onClose }: { opened: boolean; onClose: 
   const values = form.getValues();
   const preview = values.when === 'cron' ? previewCron(values.cron, values.timezone) : null;
   return (
-    <Modal opened={opened} onClose={onClose} title="New wake schedule" size="lg">
-      <form
-        onSubmit={form.onSubmit((submitted) => {
-          setFormError(null);
-          save.mutate(scheduleBody(submitted), {
-            onSuccess: onClose,
-            onError: (error) =>
-              setFormError(
-                applyServerErrors(form, error, {
-                  map: (path) => (path.startsWith('host_ids') ? 'host_ids' : path.startsWith('macs') ? 'macs' : ['name', 'cron', 'at', 'timezone'].includes(path) ? path : null),
-                }),
-              ),
-          });
-        })}
-      >
-        <Stack gap="sm">
-          {formError && (
-            <Alert color="red" role="alert">
-              {formError}
-            </Alert>
-          )}
-          <TextInput label="Name" placeholder="Lab machines, weekday mornings" withAsterisk data-autofocus {...form.getInputProps('name')} />
-          <SegmentedControl
-            aria-label="Wake what"
-            data={[
-              { value: 'hosts', label: 'Hosts' },
-              { value: 'macs', label: 'MAC addresses' },
-            ]}
-            {...form.getInputProps('target')}
-          />
-          {values.target === 'hosts' ? (
-            <MultiSelect label="Hosts" placeholder="Choose hosts" data={options} searchable description="Their MAC and address are read at each run" {...form.getInputProps('host_ids')} />
-          ) : (
-            <TagsInput label="MAC addresses" placeholder="Type a MAC and press Enter" {...form.getInputProps('macs')} />
-          )}
-          <SegmentedControl
-            aria-label="When"
-            data={[
-              { value: 'cron', label: 'Repeating (cron)' },
-              { value: 'at', label: 'Once' },
-            ]}
-            {...form.getInputProps('when')}
-          />
-          {values.when === 'cron' ? (
-            <Group grow align="flex-start">
-              <TextInput label="Cron expression" description="minute hour day month weekday" className="mono" {...form.getInputProps('cron')} />
-              <TextInput label="Time zone" description="IANA name, e.g. Europe/Berlin" {...form.getInputProps('timezone')} />
-            </Group>
-          ) : (
-            <TextInput type="datetime-local" label="Date and time (your local time)" {...form.getInputProps('at')} />
-          )}
-          {preview && preview.ok && (
-            <div role="region" aria-label="Next runs">
-              <Text size="sm" fw={500}>
-                Next runs
-              </Text>
-              <List size="sm">
-                {preview.runs.map((run) => (
-                  <List.Item key={run.toISOString()}>{describeRun(run, values.timezone)}</List.Item>
-                ))}
-              </List>
-            </div>
-          )}
-          <Switch label="Enabled" {...form.getInputProps('enabled', { type: 'checkbox' })} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Create schedule
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title="New wake schedule"
+      size="lg"
+      error={formError}
+      submitLabel="Create schedule"
+      pending={save.isPending}
+      onSubmit={form.onSubmit((submitted) => {
+        setFormError(null);
+        save.mutate(scheduleBody(submitted), {
+          onSuccess: onClose,
+          onError: (error) =>
+            setFormError(
+              applyServerErrors(form, error, {
+                map: (path) => (path.startsWith('host_ids') ? 'host_ids' : path.startsWith('macs') ? 'macs' : ['name', 'cron', 'at', 'timezone'].includes(path) ? path : null),
+              }),
+            ),
+        });
+      })}
+    >
+      <TextInput label="Name" placeholder="Lab machines, weekday mornings" withAsterisk data-autofocus {...form.getInputProps('name')} />
+      <SegmentedControl
+        aria-label="Wake what"
+        data={[
+          { value: 'hosts', label: 'Hosts' },
+          { value: 'macs', label: 'MAC addresses' },
+        ]}
+        {...form.getInputProps('target')}
+      />
+      {values.target === 'hosts' ? (
+        <MultiSelect label="Hosts" placeholder="Choose hosts" data={options} searchable description="Their MAC and address are read at each run" {...form.getInputProps('host_ids')} />
+      ) : (
+        <TagsInput label="MAC addresses" placeholder="Type a MAC and press Enter" {...form.getInputProps('macs')} />
+      )}
+      <SegmentedControl
+        aria-label="When"
+        data={[
+          { value: 'cron', label: 'Repeating (cron)' },
+          { value: 'at', label: 'Once' },
+        ]}
+        {...form.getInputProps('when')}
+      />
+      {values.when === 'cron' ? (
+        <Group grow align="flex-start">
+          <TextInput label="Cron expression" description="minute hour day month weekday" className="mono" {...form.getInputProps('cron')} />
+          <TextInput label="Time zone" description="IANA name, e.g. Europe/Berlin" {...form.getInputProps('timezone')} />
+        </Group>
+      ) : (
+        <TextInput type="datetime-local" label="Date and time (your local time)" {...form.getInputProps('at')} />
+      )}
+      {preview && preview.ok && (
+        <div role="region" aria-label="Next runs">
+          <Text size="sm" fw={500}>
+            Next runs
+          </Text>
+          <List size="sm">
+            {preview.runs.map((run) => (
+              <List.Item key={run.toISOString()}>{describeRun(run, values.timezone)}</List.Item>
+            ))}
+          </List>
+        </div>
+      )}
+      <Switch label="Enabled" {...form.getInputProps('enabled', { type: 'checkbox' })} />
+    </FormDialog>
   );
 }

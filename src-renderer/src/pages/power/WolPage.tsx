@@ -1,14 +1,15 @@
-import { Anchor, Badge, Button, Group, Stack, Table, Tabs, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import type { WolHistoryEntry, WolInterface, WolSchedule } from '../../api/models/power.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
+import { filterOptions, TableToolbar, UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, QueryState } from '../../components/QueryState.js';
 import { DeleteButton } from '../../components/RowActions.js';
-import { ServerTable, TableFilter, TableSearch, type Column } from '../../components/ServerTable.js';
+import { ServerTable, TableSearch, type Column } from '../../components/ServerTable.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
@@ -53,29 +54,14 @@ function History() {
   ];
   return (
     <Stack gap="sm">
-      <Group gap="sm">
-        <TableSearch table={table} label="Search the wake history" placeholder="Search MAC, interface, user, error" />
-        <TableFilter
-          table={table}
-          name="trigger"
-          label="Trigger"
-          options={[
-            { value: 'manual', label: 'Manual' },
-            { value: 'batch', label: 'Batch' },
-            { value: 'schedule', label: 'Schedule' },
-          ]}
-          width={150}
-        />
-        <TableFilter
-          table={table}
-          name="result"
-          label="Result"
-          options={[
-            { value: 'sent', label: 'Sent' },
-            { value: 'failed', label: 'Failed' },
-          ]}
-          width={140}
-        />
+      <TableToolbar
+        table={table}
+        search={{ label: 'Search the wake history', placeholder: 'Search MAC, interface, user, error' }}
+        filters={[
+          { kind: 'select', name: 'trigger', label: 'Trigger', options: filterOptions({ manual: 'Manual', batch: 'Batch', schedule: 'Schedule' }), width: 150 },
+          { kind: 'select', name: 'result', label: 'Result', options: filterOptions({ sent: 'Sent', failed: 'Failed' }), width: 140 },
+        ]}
+      >
         {table.filters.host_id && (
           <Button variant="light" size="xs" onClick={() => table.setFilter('host_id', null)}>
             Host {nameOf(Number(table.filters.host_id))} only ×
@@ -93,7 +79,7 @@ function History() {
             Clear history
           </Button>
         )}
-      </Group>
+      </TableToolbar>
       <ServerTable
         label="Wake history"
         columns={columns}
@@ -216,40 +202,18 @@ function Interfaces() {
   );
 }
 
-const TABS = ['history', 'schedules', 'interfaces'] as const;
-
 /** `/wol`: the wake history, schedules (cron, with a next-run preview) and the interfaces WOL can use. */
 export function WolPage() {
-  const [params, setParams] = useSearchParams();
-  const requested = params.get('tab');
-  const tab = TABS.find((name) => name === requested) ?? 'history';
   return (
     <Stack gap="md">
       <PageHeader title="Wake-on-LAN" description="Magic packets sent to wake machines, by hand or on a schedule." />
-      <Tabs
-        value={tab}
-        onChange={(value) => {
-          const next = new URLSearchParams();
-          if (value && value !== 'history') next.set('tab', value);
-          setParams(next, { replace: true });
-        }}
-        keepMounted={false}
-      >
-        <Tabs.List mb="md">
-          <Tabs.Tab value="history">History</Tabs.Tab>
-          <Tabs.Tab value="schedules">Schedules</Tabs.Tab>
-          <Tabs.Tab value="interfaces">Interfaces</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="history">
-          <History />
-        </Tabs.Panel>
-        <Tabs.Panel value="schedules">
-          <Schedules />
-        </Tabs.Panel>
-        <Tabs.Panel value="interfaces">
-          <Interfaces />
-        </Tabs.Panel>
-      </Tabs>
+      <UrlTabs
+        tabs={[
+          { value: 'history', label: 'History', panel: <History /> },
+          { value: 'schedules', label: 'Schedules', panel: <Schedules /> },
+          { value: 'interfaces', label: 'Interfaces', panel: <Interfaces /> },
+        ]}
+      />
     </Stack>
   );
 }

@@ -1,10 +1,10 @@
-import { Anchor, Stack, Tabs, Text } from '@mantine/core';
-import { Link, useParams, useSearchParams } from 'react-router';
-import { isApiError } from '../../api/api-error.js';
+import { Anchor, Stack } from '@mantine/core';
+import { Link, useParams } from 'react-router';
 import { BOOT_TYPE_LABELS, type Profile } from '../../api/models/profiles.js';
 import { useCan } from '../../app-state.js';
+import { DetailLoadError, UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { LoadError, Loading } from '../../components/QueryState.js';
+import { Loading } from '../../components/QueryState.js';
 import { useApiGet } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { NotFoundPage } from '../NotFoundPage.js';
@@ -25,7 +25,6 @@ function Breadcrumb({ children }: { children: string }) {
 /** `/profiles/new` and `/profiles/:id`: the editor by boot type, and (tab "versions") the script history. */
 export function ProfileDetailPage() {
   const params = useParams();
-  const [search, setSearch] = useSearchParams();
   const creating = params.id === 'new';
   const id = Number(params.id);
   const valid = creating || (Number.isInteger(id) && id >= 1);
@@ -43,39 +42,17 @@ export function ProfileDetailPage() {
     );
   }
   if (query.isPending) return <Loading label="Loading the profile…" />;
-  if (query.isError) {
-    if (isApiError(query.error) && query.error.status === 404) {
-      return (
-        <Stack>
-          <PageHeader title="Profile not found" />
-          <Text>
-            There is no profile #{id}.{' '}
-            <Anchor component={Link} to="/profiles">
-              Back to the profiles
-            </Anchor>
-          </Text>
-        </Stack>
-      );
-    }
-    return <LoadError what="the profile" error={query.error} onRetry={() => void query.refetch()} />;
-  }
+  if (query.isError) return <DetailLoadError what="profile" id={id} listPath="/profiles" listName="profiles" error={query.error} onRetry={() => void query.refetch()} />;
   const profile = query.data;
-  const tab = search.get('tab') === 'versions' ? 'versions' : 'profile';
   return (
     <Stack gap="md">
       <PageHeader title={profile.name} description={<Breadcrumb>{`${BOOT_TYPE_LABELS[profile.boot_type]} · script version ${profile.script_version}`}</Breadcrumb>} />
-      <Tabs value={tab} onChange={(value) => setSearch(value === 'versions' ? { tab: 'versions' } : {}, { replace: true })} keepMounted={false}>
-        <Tabs.List mb="md">
-          <Tabs.Tab value="profile">Settings and script</Tabs.Tab>
-          <Tabs.Tab value="versions">Versions ({profile.script_version})</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="profile">
-          <ProfileEditor profile={profile} />
-        </Tabs.Panel>
-        <Tabs.Panel value="versions">
-          <ProfileVersions profile={profile} />
-        </Tabs.Panel>
-      </Tabs>
+      <UrlTabs
+        tabs={[
+          { value: 'profile', label: 'Settings and script', panel: <ProfileEditor profile={profile} /> },
+          { value: 'versions', label: `Versions (${profile.script_version})`, panel: <ProfileVersions profile={profile} /> },
+        ]}
+      />
     </Stack>
   );
 }

@@ -7,6 +7,7 @@ import { BOOT_TYPE_LABELS, BOOT_TYPES, type Profile, type ProfileInput } from '.
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { fieldPath } from '../../components/form-errors.js';
+import { SaveButtons } from '../../components/kit/index.js';
 import { useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { profileBody, profileErrorPath, profileProblems, profileToForm, type ProfileForm } from './profile-form-model.js';
@@ -165,12 +166,7 @@ export function ProfileEditor({ profile }: { profile: Profile | null }) {
             )}
             <Group gap="xs" align="flex-end">
               <TextInput label="Version comment" placeholder="What changed (optional)" w={280} {...form.getInputProps('comment')} />
-              <Button variant="default" disabled={!form.isDirty() || save.isPending} onClick={() => form.reset()}>
-                Discard changes
-              </Button>
-              <Button type="submit" loading={save.isPending}>
-                {profile ? 'Save profile' : 'Create profile'}
-              </Button>
+              <SaveButtons dirty={form.isDirty()} saving={save.isPending} onDiscard={() => form.reset()} saveLabel={profile ? 'Save profile' : 'Create profile'} />
             </Group>
           </Group>
         )}

@@ -1,6 +1,6 @@
-import { Card, Stack, Tabs } from '@mantine/core';
-import { useSearchParams } from 'react-router';
+import { Card, Stack } from '@mantine/core';
 import type { GeneralSettings, InterfacesView, LoggingSettings, NetbootSettings } from '../../api/models/settings.js';
+import { UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { QueryState } from '../../components/QueryState.js';
 import { useApiGet } from '../../query/api-hooks.js';
@@ -26,37 +26,20 @@ function Logging() {
   return <QueryState query={query} what="logging settings">{(stored) => <LoggingSection stored={stored} />}</QueryState>;
 }
 
-const TABS = ['general', 'interfaces', 'netboot', 'logging'] as const;
-
 /** `/settings`: general, interfaces, netboot and logging sections (tabs, kept in ?tab=), and the version. */
 export function SettingsPage() {
-  const [params, setParams] = useSearchParams();
-  const requested = params.get('tab');
-  const tab = TABS.find((name) => name === requested) ?? 'general';
   return (
     <Stack gap="md">
       <PageHeader title="Settings" description="Server-wide settings; changes apply at once." />
       <Card withBorder>
-        <Tabs value={tab} onChange={(value) => setParams(value && value !== 'general' ? { tab: value } : {}, { replace: true })} keepMounted={false}>
-          <Tabs.List mb="md">
-            <Tabs.Tab value="general">General</Tabs.Tab>
-            <Tabs.Tab value="interfaces">Interfaces</Tabs.Tab>
-            <Tabs.Tab value="netboot">Netboot</Tabs.Tab>
-            <Tabs.Tab value="logging">Logging</Tabs.Tab>
-          </Tabs.List>
-          <Tabs.Panel value="general">
-            <General />
-          </Tabs.Panel>
-          <Tabs.Panel value="interfaces">
-            <Interfaces />
-          </Tabs.Panel>
-          <Tabs.Panel value="netboot">
-            <Netboot />
-          </Tabs.Panel>
-          <Tabs.Panel value="logging">
-            <Logging />
-          </Tabs.Panel>
-        </Tabs>
+        <UrlTabs
+          tabs={[
+            { value: 'general', label: 'General', panel: <General /> },
+            { value: 'interfaces', label: 'Interfaces', panel: <Interfaces /> },
+            { value: 'netboot', label: 'Netboot', panel: <Netboot /> },
+            { value: 'logging', label: 'Logging', panel: <Logging /> },
+          ]}
+        />
       </Card>
       <VersionCard />
     </Stack>

@@ -1,7 +1,8 @@
-import { Alert, Button, Group, NumberInput, Select, Stack, Switch, TagsInput, TextInput } from '@mantine/core';
+import { Group, NumberInput, Select, Stack, Switch, TagsInput, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { GeneralSettings, LoggingSettings, NetbootSettings } from '../../api/models/settings.js';
 import { useCan } from '../../app-state.js';
+import { FormError, SettingsSaveBar } from '../../components/kit/index.js';
 import { useProfileOptions } from '../hosts/use-profile-options.js';
 import { useSectionForm } from './use-section-form.js';
 
@@ -10,22 +11,9 @@ export function SectionForm({ label, save, saving, formError, dirty, reset, chil
   return (
     <form onSubmit={save} aria-label={label}>
       <Stack gap="sm" maw={760}>
-        {formError && (
-          <Alert color="red" role="alert">
-            {formError}
-          </Alert>
-        )}
+        <FormError message={formError} />
         {children}
-        {canEdit && (
-          <Group justify="flex-end">
-            <Button variant="default" disabled={!dirty || saving} onClick={reset}>
-              Discard changes
-            </Button>
-            <Button type="submit" loading={saving}>
-              Save
-            </Button>
-          </Group>
-        )}
+        {canEdit && <SettingsSaveBar dirty={dirty} saving={saving} onDiscard={reset} saveLabel="Save" />}
       </Stack>
     </form>
   );

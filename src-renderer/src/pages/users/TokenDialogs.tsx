@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { CreatedApiToken, Role } from '../../api/models/auth.js';
 import { localToIso } from '../../components/DateRangeFilter.js';
 import { applyServerErrors } from '../../components/form-errors.js';
+import { FormDialog } from '../../components/kit/index.js';
 import { useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { ROLE_OPTIONS } from './UserDialogs.js';
@@ -54,38 +55,27 @@ export function CreateTokenDialog({ opened, onClose }: { opened: boolean; onClos
     );
   }
   return (
-    <Modal opened={opened} onClose={onClose} title="New API token">
-      <form
-        onSubmit={form.onSubmit((values) => {
-          setFormError(null);
-          create.mutate(
-            { name: values.name.trim(), role: values.role, ...(values.expires_at !== '' ? { expires_at: localToIso(values.expires_at) } : {}) },
-            { onSuccess: setCreated, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['name', 'role', 'expires_at'] })) },
-          );
-        })}
-      >
-        <Stack gap="sm">
-          {formError && (
-            <Alert color="red" role="alert">
-              {formError}
-            </Alert>
-          )}
-          <TextInput label="Name" placeholder="prometheus, ci-pipeline…" data-autofocus {...form.getInputProps('name')} />
-          <Select label="Role" data={ROLE_OPTIONS} allowDeselect={false} {...form.getInputProps('role')} />
-          <TextInput type="datetime-local" label="Expires (your local time)" description="Empty: never" {...form.getInputProps('expires_at')} />
-          <Text size="xs" c="dimmed">
-            The secret is shown once after creation.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create token
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title="New API token"
+      error={formError}
+      submitLabel="Create token"
+      pending={create.isPending}
+      onSubmit={form.onSubmit((values) => {
+        setFormError(null);
+        create.mutate(
+          { name: values.name.trim(), role: values.role, ...(values.expires_at !== '' ? { expires_at: localToIso(values.expires_at) } : {}) },
+          { onSuccess: setCreated, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['name', 'role', 'expires_at'] })) },
+        );
+      })}
+    >
+      <TextInput label="Name" placeholder="prometheus, ci-pipeline…" data-autofocus {...form.getInputProps('name')} />
+      <Select label="Role" data={ROLE_OPTIONS} allowDeselect={false} {...form.getInputProps('role')} />
+      <TextInput type="datetime-local" label="Expires (your local time)" description="Empty: never" {...form.getInputProps('expires_at')} />
+      <Text size="xs" c="dimmed">
+        The secret is shown once after creation.
+      </Text>
+    </FormDialog>
   );
 }

@@ -1,8 +1,9 @@
-import { Alert, Button, Group, Modal, PasswordInput, Select, Stack, Switch, TextInput } from '@mantine/core';
+import { PasswordInput, Select, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { ROLES, type Role, type User } from '../../api/models/auth.js';
 import { applyServerErrors } from '../../components/form-errors.js';
+import { FormDialog } from '../../components/kit/index.js';
 import { TOGGLE_PROPS } from '../../components/password-toggle.js';
 import { useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
@@ -38,36 +39,25 @@ export function CreateUserDialog({ opened, onClose }: { opened: boolean; onClose
     success: (user) => `User ${user.username} created.`,
   });
   return (
-    <Modal opened={opened} onClose={onClose} title="New user">
-      <form
-        onSubmit={form.onSubmit((values) => {
-          setFormError(null);
-          create.mutate(
-            { username: values.username.trim(), password: values.password, role: values.role },
-            { onSuccess: onClose, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['username', 'password', 'role'] })) },
-          );
-        })}
-      >
-        <Stack gap="sm">
-          {formError && (
-            <Alert color="red" role="alert">
-              {formError}
-            </Alert>
-          )}
-          <TextInput label="Username" autoComplete="off" data-autofocus {...form.getInputProps('username')} />
-          <PasswordInput label="Password" visibilityToggleButtonProps={TOGGLE_PROPS} autoComplete="new-password" description={`At least ${MIN_PASSWORD} characters`} {...form.getInputProps('password')} />
-          <Select label="Role" data={ROLE_OPTIONS} allowDeselect={false} {...form.getInputProps('role')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create user
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title="New user"
+      error={formError}
+      submitLabel="Create user"
+      pending={create.isPending}
+      onSubmit={form.onSubmit((values) => {
+        setFormError(null);
+        create.mutate(
+          { username: values.username.trim(), password: values.password, role: values.role },
+          { onSuccess: onClose, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['username', 'password', 'role'] })) },
+        );
+      })}
+    >
+      <TextInput label="Username" autoComplete="off" data-autofocus {...form.getInputProps('username')} />
+      <PasswordInput label="Password" visibilityToggleButtonProps={TOGGLE_PROPS} autoComplete="new-password" description={`At least ${MIN_PASSWORD} characters`} {...form.getInputProps('password')} />
+      <Select label="Role" data={ROLE_OPTIONS} allowDeselect={false} {...form.getInputProps('role')} />
+    </FormDialog>
   );
 }
 
@@ -92,38 +82,27 @@ export function EditUserDialog({ user, onClose }: { user: User | null; onClose: 
     success: (saved) => `User ${saved.username} saved.`,
   });
   return (
-    <Modal opened={user !== null} onClose={onClose} title={user ? `Edit ${user.username}` : ''}>
-      <form
-        onSubmit={form.onSubmit((values) => {
-          if (!user) return;
-          setFormError(null);
-          const body: { role?: Role; disabled?: boolean; password?: string } = {};
-          if (values.role !== user.role) body.role = values.role;
-          if (values.disabled !== user.disabled) body.disabled = values.disabled;
-          if (values.password !== '') body.password = values.password;
-          if (Object.keys(body).length === 0) return onClose();
-          save.mutate(body, { onSuccess: onClose, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['role', 'disabled', 'password'] })) });
-        })}
-      >
-        <Stack gap="sm">
-          {formError && (
-            <Alert color="red" role="alert">
-              {formError}
-            </Alert>
-          )}
-          <Select label="Role" data={ROLE_OPTIONS} allowDeselect={false} {...form.getInputProps('role')} />
-          <Switch label="Disabled (cannot log in; sessions end)" {...form.getInputProps('disabled', { type: 'checkbox' })} />
-          <PasswordInput label="New password" visibilityToggleButtonProps={TOGGLE_PROPS} autoComplete="new-password" placeholder="Unchanged" description="Setting one ends the user's sessions" {...form.getInputProps('password')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Save user
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={user !== null}
+      onClose={onClose}
+      title={user ? `Edit ${user.username}` : ''}
+      error={formError}
+      submitLabel="Save user"
+      pending={save.isPending}
+      onSubmit={form.onSubmit((values) => {
+        if (!user) return;
+        setFormError(null);
+        const body: { role?: Role; disabled?: boolean; password?: string } = {};
+        if (values.role !== user.role) body.role = values.role;
+        if (values.disabled !== user.disabled) body.disabled = values.disabled;
+        if (values.password !== '') body.password = values.password;
+        if (Object.keys(body).length === 0) return onClose();
+        save.mutate(body, { onSuccess: onClose, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['role', 'disabled', 'password'] })) });
+      })}
+    >
+      <Select label="Role" data={ROLE_OPTIONS} allowDeselect={false} {...form.getInputProps('role')} />
+      <Switch label="Disabled (cannot log in; sessions end)" {...form.getInputProps('disabled', { type: 'checkbox' })} />
+      <PasswordInput label="New password" visibilityToggleButtonProps={TOGGLE_PROPS} autoComplete="new-password" placeholder="Unchanged" description="Setting one ends the user's sessions" {...form.getInputProps('password')} />
+    </FormDialog>
   );
 }

@@ -1,9 +1,9 @@
-import { Badge, Button, Group, Stack, Tabs } from '@mantine/core';
+import { Badge, Button, Group, Stack } from '@mantine/core';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
 import type { ApiToken, User } from '../../api/models/auth.js';
 import { useSession } from '../../app-state.js';
 import { Dim } from '../../components/Dim.js';
+import { UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { DeleteButton, RowButton } from '../../components/RowActions.js';
 import { ServerTable, TableSearch, type Column } from '../../components/ServerTable.js';
@@ -105,23 +105,15 @@ function Tokens() {
 
 /** `/users` (admin): users and API tokens. */
 export function UsersPage() {
-  const [params, setParams] = useSearchParams();
-  const tab = params.get('tab') === 'tokens' ? 'tokens' : 'users';
   return (
     <Stack gap="md">
       <PageHeader title="Users and API tokens" description="Who may sign in, with which role, and the tokens scripts use." />
-      <Tabs value={tab} onChange={(value) => setParams(value === 'tokens' ? { tab: 'tokens' } : {}, { replace: true })} keepMounted={false}>
-        <Tabs.List mb="md">
-          <Tabs.Tab value="users">Users</Tabs.Tab>
-          <Tabs.Tab value="tokens">API tokens</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="users">
-          <Users />
-        </Tabs.Panel>
-        <Tabs.Panel value="tokens">
-          <Tokens />
-        </Tabs.Panel>
-      </Tabs>
+      <UrlTabs
+        tabs={[
+          { value: 'users', label: 'Users', panel: <Users /> },
+          { value: 'tokens', label: 'API tokens', panel: <Tokens /> },
+        ]}
+      />
     </Stack>
   );
 }
