@@ -1,12 +1,13 @@
 import { DNS_RECORD_TYPES, type DnsRecord } from '@contracts/dns';
-import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { segment } from '../../api/query-string.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { ServerTable, TableFilter, TableSearch, type Column } from '../../components/ServerTable.js';
+import { filterOptions, TableToolbar } from '../../components/kit/index.js';
+import { ServerTable, type Column } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { useApiList, useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
@@ -57,20 +58,16 @@ function RecordsCard() {
         </Title>
         {canEdit && <Button onClick={() => openDialog(null)}>New record</Button>}
       </Group>
-      <Group gap="sm" mb="sm">
-        <TableSearch table={table} label="Search records" placeholder="Search name, value, comment" />
-        <TableFilter table={table} name="type" label="Type" options={DNS_RECORD_TYPES.map((type) => ({ value: type, label: type }))} width={140} />
-        <TableFilter
+      <Box mb="sm">
+        <TableToolbar
           table={table}
-          name="enabled"
-          label="Enabled"
-          options={[
-            { value: 'true', label: 'Enabled' },
-            { value: 'false', label: 'Disabled' },
+          search={{ label: 'Search records', placeholder: 'Search name, value, comment' }}
+          filters={[
+            { kind: 'select', name: 'type', label: 'Type', options: DNS_RECORD_TYPES.map((type) => ({ value: type, label: type })), width: 140 },
+            { kind: 'select', name: 'enabled', label: 'Enabled', options: filterOptions({ true: 'Enabled', false: 'Disabled' }), width: 150 },
           ]}
-          width={150}
         />
-      </Group>
+      </Box>
       <ServerTable
         label="DNS records"
         columns={COLUMNS}

@@ -6,6 +6,7 @@ import { Value } from 'typebox/value';
 import { isApiError } from '../../api/api-error.js';
 import { useCan } from '../../app-state.js';
 import { fieldPath } from '../../components/form-errors.js';
+import { SettingsSaveBar } from '../../components/kit/index.js';
 import { QueryState } from '../../components/QueryState.js';
 import { useApiGet, useApiMutation } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
@@ -170,16 +171,7 @@ function SettingsForm({ settings }: { settings: DnsSettings }) {
             )}
           </Stack>
         </fieldset>
-        {canEdit && (
-          <Group justify="flex-end">
-            <Button variant="default" disabled={!form.isDirty() || save.isPending} onClick={() => form.reset()}>
-              Discard changes
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Save DNS settings
-            </Button>
-          </Group>
-        )}
+        {canEdit && <SettingsSaveBar dirty={form.isDirty()} saving={save.isPending} onDiscard={() => form.reset()} saveLabel="Save DNS settings" />}
       </Stack>
     </form>
   );
