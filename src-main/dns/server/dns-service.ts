@@ -80,11 +80,17 @@ export class DnsService implements ZoneSource {
    * the rule every area shares (services/settings-apply.ts).
    */
   async updateSettings(patch: DnsSettingsPatch): Promise<DnsSettings> {
-    const { previous, next } = await this.settings.update(patch);
+    const { enabled, ...stored } = patch;
+    const { previous, next } = await this.settings.update(stored);
     const changed = previous !== next;
     if (changed) this.deps.events.emit({ kind: 'settings.changed', message: 'settings changed: dns', detail: { sections: ['dns'] } });
-    await applyServiceSettings({ services: this.deps.services, name: this.server.name, enabled: patch.enabled, changed });
-    return next;
+    await applyServiceSettings({ services: this.deps.services, name: this.server.name, enabled, changed });
+    return this.settingsView();
+  }
+
+  /** The settings as the API shows them: `enabled` is the server's auto-start flag. */
+  settingsView(): DnsSettings {
+    return { enabled: this.deps.services.autoStart(this.server.name), ...this.settings.get() };
   }
 
   /** Resolves once record and name changes made so far are answered by the running server. */
