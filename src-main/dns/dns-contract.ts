@@ -99,7 +99,7 @@ export type DnsRecordInput = Static<typeof DnsRecordInputSchema>;
 export type DnsRecordPatch = Static<typeof DnsRecordPatchSchema>;
 
 const DnsSettingsFields = {
-  enabled: Type.Boolean({ description: 'Whether the DNS server runs; false stops it and turns its auto-start off, true starts it and turns auto-start on' }),
+  enabled: Type.Boolean({ description: 'The service auto-start flag (runs and starts with the app), as for TFTP; false stops the server and turns auto-start off, true starts it and turns auto-start on' }),
   port: Type.Integer({ minimum: 1, maximum: 65535, description: 'UDP and TCP port (53)' }),
   local_domain: Type.String({ minLength: 1, maxLength: 254, description: 'Domain the server is authoritative for; record names are relative to it' }),
   upstream: Type.String({

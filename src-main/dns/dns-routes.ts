@@ -15,13 +15,13 @@ import {
   type DnsSettingsPatch,
 } from './dns-contract.js';
 import type { DnsRecords } from './dns-records.js';
-import type { DnsSettingsStore } from './dns-settings.js';
 
 /** What the routes call: the DNS area's facade (server/dns-service.ts) as far as the API uses it. */
 export interface DnsRouteOperations {
-  readonly settings: DnsSettingsStore;
   readonly records: DnsRecords;
   updateSettings(patch: DnsSettingsPatch): Promise<DnsSettings>;
+  /** The settings with `enabled`, the server's auto-start flag. */
+  settingsView(): DnsSettings;
   /** Resolves once the running server answers from the records as they are now. */
   sync(): Promise<void>;
 }
@@ -61,7 +61,7 @@ function settingsRoutes(app: FastifyInstance, dns: DnsRouteOperations): void {
       config: { access: 'viewer' },
       schema: { tags: ['dns'], summary: 'DNS settings', response: { 200: Ok(DnsSettingsSchema) } },
     },
-    async () => ({ success: true as const, data: dns.settings.get() }),
+    async () => ({ success: true as const, data: dns.settingsView() }),
   );
 
   app.put<{ Body: Static<typeof DnsSettingsPatchSchema> }>(

@@ -5,15 +5,23 @@ import type { DnsSettings, DnsSettingsPatch } from './dns-contract.js';
 import { canonicalName, domainProblem } from './dns-names.js';
 import { parseUpstreams } from './upstream.js';
 
+/**
+ * The stored `dns` section: the API's settings without `enabled`, which is
+ * the service manager's auto-start flag (one truth for every service; store
+ * migration 2 moved a stored `enabled: false` there).
+ */
+export type DnsStoredSettings = Omit<DnsSettings, 'enabled'>;
+export type DnsStoredSettingsPatch = Omit<DnsSettingsPatch, 'enabled'>;
+
 /** The product name makes the default domain (spec: "<product>.local"). */
-export const DNS_SETTINGS_DEFAULTS: DnsSettings = { enabled: true, port: 53, local_domain: 'bootwright.local', upstream: '' };
+export const DNS_SETTINGS_DEFAULTS: DnsStoredSettings = { port: 53, local_domain: 'bootwright.local', upstream: '' };
 
 /**
  * Checks a whole settings value; returns it normalised (domain lowercase
  * without a trailing dot, upstream trimmed) with one error per bad field or
  * upstream entry. `field` names a field the way the API reports it.
  */
-export function checkDnsSettings(value: DnsSettings, field: (name: string) => string = (name) => name): { value: DnsSettings; errors: FieldError[] } {
+export function checkDnsSettings(value: DnsStoredSettings, field: (name: string) => string = (name) => name): { value: DnsStoredSettings; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const localDomain = canonicalName(value.local_domain.trim());
   const domainError = domainProblem(localDomain);
@@ -24,13 +32,13 @@ export function checkDnsSettings(value: DnsSettings, field: (name: string) => st
 
 /** The `dns` settings section of the config store. */
 export class DnsSettingsStore {
-  private readonly section: Section<DnsSettings>;
+  private readonly section: Section<DnsStoredSettings>;
 
   constructor(store: Store) {
-    this.section = store.section<DnsSettings>('dns', DNS_SETTINGS_DEFAULTS);
+    this.section = store.section<DnsStoredSettings>('dns', DNS_SETTINGS_DEFAULTS);
   }
 
-  get(): DnsSettings {
+  get(): DnsStoredSettings {
     return this.section.get();
   }
 
@@ -39,7 +47,7 @@ export class DnsSettingsStore {
    * 400 naming every bad field (and upstream entry) and stores nothing then.
    * Returns the previous and the new value.
    */
-  async update(patch: DnsSettingsPatch, field: (name: string) => string = (name) => `body.${name}`): Promise<{ previous: DnsSettings; next: DnsSettings }> {
+  async update(patch: DnsStoredSettingsPatch, field: (name: string) => string = (name) => `body.${name}`): Promise<{ previous: DnsStoredSettings; next: DnsStoredSettings }> {
     const previous = this.get();
     const { value, errors } = checkDnsSettings({ ...previous, ...patch }, field);
     if (errors.length > 0) {

@@ -21,7 +21,7 @@ export {
   type DnsSettingsPatch,
 } from './dns-contract.js';
 export { DnsRecords, checkRecord } from './dns-records.js';
-export { DnsSettingsStore, DNS_SETTINGS_DEFAULTS, checkDnsSettings } from './dns-settings.js';
+export { DnsSettingsStore, DNS_SETTINGS_DEFAULTS, checkDnsSettings, type DnsStoredSettings } from './dns-settings.js';
 export { AutoRecords, AUTO_RECORD_COMMENT } from './auto-records.js';
 export { parseUpstreams, type UpstreamServer } from './upstream.js';
 export { recordFqdn, targetFqdn, inDomain, reverseName, domainProblem, canonicalName, APEX } from './dns-names.js';

@@ -1,11 +1,14 @@
-import type { Migration } from './store-file.js';
+import type { Migration, StoreFileData } from './store-file.js';
 
 /**
  * Ordered migrations per store file. Append, never edit: a file records the
  * version it reached and only later migrations run on it at start.
  */
 export const STORE_MIGRATIONS: Record<StoreFileName, readonly Migration[]> = {
-  config: [{ version: 1, description: 'initial layout', up: () => undefined }],
+  config: [
+    { version: 1, description: 'initial layout', up: () => undefined },
+    { version: 2, description: "DNS's enabled flag becomes the dns service's auto-start flag", up: dnsEnabledToAutoStart },
+  ],
   auth: [{ version: 1, description: 'initial layout', up: () => undefined }],
   events: [{ version: 1, description: 'initial layout', up: () => undefined }],
   audit: [{ version: 1, description: 'initial layout', up: () => undefined }],
@@ -18,3 +21,25 @@ export const STORE_MIGRATIONS: Record<StoreFileName, readonly Migration[]> = {
 export type StoreFileName = 'config' | 'auth' | 'events' | 'audit';
 
 export const STORE_FILE_NAMES: readonly StoreFileName[] = ['config', 'auth', 'events', 'audit'];
+
+/**
+ * The `dns` section stored its own `enabled` beside the service manager's
+ * auto-start flag, and the API showed the first while TFTP showed the second.
+ * The auto-start flag is the one truth now (services/settings-apply.ts): a
+ * stored `enabled: false` (the server refused to start) becomes auto-start
+ * off; `true` said nothing the flag does not, so it is dropped.
+ */
+function dnsEnabledToAutoStart(data: StoreFileData): void {
+  const dns = data.sections['dns'];
+  if (!isRecord(dns) || !('enabled' in dns)) return;
+  const { enabled, ...rest } = dns;
+  data.sections['dns'] = rest;
+  if (enabled !== false) return;
+  const services = isRecord(data.sections['services']) ? data.sections['services'] : {};
+  const autoStart = isRecord(services['auto_start']) ? services['auto_start'] : {};
+  data.sections['services'] = { ...services, auto_start: { ...autoStart, dns: false } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

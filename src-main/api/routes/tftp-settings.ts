@@ -3,6 +3,7 @@ import type { AppContext } from '../../core/app-context.js';
 import { TFTP_SETTING_LIMITS } from '../../servers/tftp/tftp-settings.js';
 import { roleAllows } from '../../core/http-kit/access.js';
 import { Ok, StrictObject } from '../../core/http-kit/schemas.js';
+import { applyServiceSettings } from '../../services/settings-apply.js';
 import type { RoutePluginFactory } from './index.js';
 
 const limit = (key: keyof typeof TFTP_SETTING_LIMITS, description: string) =>
@@ -84,12 +85,7 @@ export const tftpSettingsRoutes: RoutePluginFactory = (ctx) => async (app) => {
       if (rootChange) request.auditDetail = { old_root: rootChange.from, new_root: rootChange.to ?? ctx.tftpSettings.bootRoot };
       const role = request.principal?.role;
       const { changed } = await ctx.tftpSettings.update(patch, { mayChangeRoot: role !== undefined && roleAllows(role, 'admin') });
-      if (enabled !== undefined && enabled !== ctx.services.autoStart('tftp')) {
-        await ctx.services.setAutoStart('tftp', enabled);
-      }
-      if (enabled === false) await ctx.services.stop('tftp');
-      else if (enabled === true && ctx.services.get('tftp').state !== 'running') await ctx.services.start('tftp');
-      else if (changed) await ctx.services.reload('tftp');
+      await applyServiceSettings({ services: ctx.services, name: 'tftp', enabled, changed });
       return { success: true as const, data: view(ctx) };
     },
   );

@@ -52,7 +52,6 @@ export class DnsServer implements ManagedService {
 
   async start(): Promise<void> {
     const settings = this.deps.settings.get();
-    if (!settings.enabled) throw new Error('the DNS server is disabled in its settings; PUT /services/dns {"enabled": true} turns it on');
     await this.deps.beforeStart();
     const workers = supportsReusePort() ? this.deps.workers : 1;
     const pool = new DnsWorkerPool({ count: workers, port: settings.port, reusePort: workers > 1, log: this.log, onMetrics: (delta) => this.deps.metrics.apply(delta) });

@@ -12,6 +12,7 @@ import type { EventLog } from '../../events/event-log.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import type { NetworkService } from '../../network/network-service.js';
 import type { ServiceManager } from '../../services/service-manager.js';
+import { applyServiceSettings } from '../../services/settings-apply.js';
 import type { SettingsService } from '../../settings/settings-service.js';
 import type { Store } from '../../store/store.js';
 import { DnsMetrics } from './dns-metrics.js';
@@ -75,23 +76,21 @@ export class DnsService implements ZoneSource {
   }
 
   /**
-   * Validates and stores the settings, then applies them the way PUT
-   * /services/tftp does: `enabled` sets the auto-start flag and stops the
-   * server (false) or starts it unless it runs (true), whatever the stored
-   * value was (a manual stop leaves `enabled` true); any other change
-   * restarts a running server.
+   * Validates and stores the settings, then applies them to the server by
+   * the rule every area shares (services/settings-apply.ts).
    */
   async updateSettings(patch: DnsSettingsPatch): Promise<DnsSettings> {
-    const { previous, next } = await this.settings.update(patch);
+    const { enabled, ...stored } = patch;
+    const { previous, next } = await this.settings.update(stored);
     const changed = previous !== next;
     if (changed) this.deps.events.emit({ kind: 'settings.changed', message: 'settings changed: dns', detail: { sections: ['dns'] } });
-    const { services } = this.deps;
-    const name = this.server.name;
-    if (patch.enabled !== undefined && patch.enabled !== services.autoStart(name)) await services.setAutoStart(name, patch.enabled);
-    if (patch.enabled === false) await services.stop(name);
-    else if (patch.enabled === true && services.get(name).state !== 'running') await services.start(name);
-    else if (changed) await services.reload(name);
-    return next;
+    await applyServiceSettings({ services: this.deps.services, name: this.server.name, enabled, changed });
+    return this.settingsView();
+  }
+
+  /** The settings as the API shows them: `enabled` is the server's auto-start flag. */
+  settingsView(): DnsSettings {
+    return { enabled: this.deps.services.autoStart(this.server.name), ...this.settings.get() };
   }
 
   /** Resolves once record and name changes made so far are answered by the running server. */

@@ -6,6 +6,7 @@ import type { DhcpMode } from '../../dhcp/dhcp-config.js';
 import { intToIpv4, parseIpv4, subnetHas } from '../../network/ip-math.js';
 import type { ManagedService } from '../../services/service-manager.js';
 import { describeListenError } from '../../services/listen-error.js';
+import { applyServiceSettings } from '../../services/settings-apply.js';
 import { readClientRequest, type ClientRequest } from './client-request.js';
 import { decode, DhcpDecodeError, encode } from './dhcp-codec.js';
 import { DhcpEngine } from './dhcp-engine.js';
@@ -322,18 +323,13 @@ export class DhcpService implements ManagedService {
   }
 
   private async settingsChanged(enabledNow: boolean, enabledBefore: boolean): Promise<void> {
-    const state = this.ctx.services.get(this.name).state;
-    if (state === 'running' || state === 'failed') {
-      if (!enabledNow) await this.ctx.services.stop(this.name);
-      else await this.ctx.services.reload(this.name);
-      return;
-    }
-    // The first interface enabled starts the service (auto-start follows the same rule) — once
-    // the app serves (HTTP runs); before that, start-up's auto-start pass takes care of it.
+    // The interfaces decide whether there is anything to serve: the last one turned off stops the
+    // service, the first one turned on starts it when auto-start is on — once the app serves
+    // (HTTP runs); before that, start-up's auto-start pass takes care of it, so the policy is
+    // told nothing "became" runnable.
     const serving = this.ctx.services.get('http').state === 'running';
-    if (serving && state === 'stopped' && enabledNow && !enabledBefore && this.ctx.services.autoStart(this.name)) {
-      await this.ctx.services.start(this.name);
-    }
+    const runnable = { before: enabledBefore || !serving, now: enabledNow };
+    await applyServiceSettings({ services: this.ctx.services, name: this.name, changed: true, runnable });
   }
 
   private networkChanged(): void {

@@ -94,4 +94,14 @@ describe.skipIf(skip)('DHCP on a machine with two interfaces', () => {
     expect(ethReplies.every((p) => p.source === '10.42.0.1' && !p.packet.yiaddr.startsWith('192.168.1.'))).toBe(true);
     await wifiSide.addAddress('eth0', '192.168.1.1/24');
   });
+
+  it('the last interface turned off stops the service, the first turned on starts it again (services/settings-apply.ts)', async () => {
+    const dhcp = async () => (await server.must<{ name: string; state: string }[]>('GET', '/services')).find((row) => row.name === 'dhcp');
+    expect((await dhcp())?.state).toBe('running');
+    await server.must('PUT', '/services/dhcp', { interfaces: [{ name: 'eth0', mode: 'off' }, { name: 'wifi0', mode: 'off' }] });
+    expect((await dhcp())?.state).toBe('stopped');
+    await server.must('PUT', '/services/dhcp', { interfaces: [{ name: 'eth0', mode: 'server' }, { name: 'wifi0', mode: 'off' }] });
+    expect((await dhcp())?.state).toBe('running');
+    expect((await udhcpc(ethSide)).stderr).toMatch(/lease of 10\.42\.0\.1\d\d obtained from 10\.42\.0\.1,/);
+  });
 });

@@ -1,0 +1,48 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Store } from '../../../src-main/store/store.js';
+import { tempDir } from '../../helpers/test-core.js';
+
+let dir: string;
+let remove: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ dir, remove } = await tempDir());
+});
+
+afterEach(async () => {
+  await remove();
+});
+
+/** Opens the store (with the real migrations) over a version-1 config file holding `sections`. */
+async function migrate(sections: Record<string, unknown>): Promise<Record<string, unknown>> {
+  await writeFile(path.join(dir, 'config.json'), JSON.stringify({ schema_version: 1, collections: {}, sections }));
+  const store = await Store.open({ dataDir: dir });
+  try {
+    return store.file('config').data.sections;
+  } finally {
+    await store.close();
+  }
+}
+
+describe('config migration 2: the DNS enabled flag becomes the dns auto-start flag', () => {
+  it('a stored enabled false turns auto-start off and keeps the other flags and settings', async () => {
+    const sections = await migrate({
+      dns: { enabled: false, port: 5353, local_domain: 'lab.test', upstream: '' },
+      services: { auto_start: { tftp: true } },
+    });
+    expect(sections['dns']).toEqual({ port: 5353, local_domain: 'lab.test', upstream: '' });
+    expect(sections['services']).toEqual({ auto_start: { tftp: true, dns: false } });
+  });
+
+  it('a stored enabled true is dropped and leaves the auto-start flag as it was', async () => {
+    const sections = await migrate({ dns: { enabled: true, port: 53 }, services: { auto_start: { dns: false } } });
+    expect(sections['dns']).toEqual({ port: 53 });
+    expect(sections['services']).toEqual({ auto_start: { dns: false } });
+  });
+
+  it('a file without DNS settings is left alone', async () => {
+    expect(await migrate({ tftp: { port: 69 } })).toEqual({ tftp: { port: 69 } });
+  });
+});
