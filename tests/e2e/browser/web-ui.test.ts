@@ -236,6 +236,18 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
     await shot('07-services');
   });
 
+  it('saving DNS settings does not restart a server the operator stopped by hand', async () => {
+    await test.core.ctx.services.stop('dns');
+    expect(test.core.ctx.services.get('dns').auto_start).toBe(true);
+    await open('/services/dns');
+    const otherPort = await freeUdpTcpPort(DNS_SERVER);
+    await page.getByLabel('Port', { exact: true }).fill(String(otherPort));
+    await page.getByRole('button', { name: 'Save DNS settings' }).click();
+    await expect.poll(() => test.core.ctx.dns.settings.get().port).toBe(otherPort);
+    // The form sends `enabled` only when its switch changed; sent unchanged it would start the server again.
+    expect(test.core.ctx.services.get('dns').state).toBe('stopped');
+  });
+
   it('creates a profile and a host, and previews the host boot config', async () => {
     await open('/profiles/new');
     await page.getByLabel(/^Name/).fill('E2E Linux');

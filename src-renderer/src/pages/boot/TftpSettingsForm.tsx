@@ -60,7 +60,8 @@ function Form({ settings }: { settings: TftpSettings }) {
         setFormError(null);
         save.mutate(
           {
-            enabled: values.enabled,
+            // `enabled` only when the switch changed: sent unchanged it would start a server the operator stopped by hand.
+            ...(form.isDirty('enabled') ? { enabled: values.enabled } : {}),
             port: Number(values.port),
             root: values.root.trim() === '' ? null : values.root.trim(),
             max_blksize: Number(values.max_blksize),

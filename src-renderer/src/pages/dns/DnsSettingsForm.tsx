@@ -79,7 +79,8 @@ function SettingsForm({ settings }: { settings: DnsSettings }) {
     });
     if (bad) return;
     save.mutate(
-      { enabled: values.enabled, port: Number(values.port), local_domain: values.local_domain.trim(), upstream: values.upstream.map((entry) => entry.trim()).join(', ') },
+      // `enabled` only when the switch changed: sent unchanged it would start a server the operator stopped by hand (docs/architecture.md, settings apply).
+      { ...(form.isDirty('enabled') ? { enabled: values.enabled } : {}), port: Number(values.port), local_domain: values.local_domain.trim(), upstream: values.upstream.map((entry) => entry.trim()).join(', ') },
       {
         onSuccess: (saved) => form.setValues(toForm(saved)),
         onError: (error) => {
