@@ -26,7 +26,7 @@ import packet from 'dns-packet';
 import { AppCore } from '../../src-main/core/app-core.js';
 import { defaultConfig } from '../../src-main/core/config.js';
 import type { Nic } from '../../src-main/network/nic.js';
-import { launchWorker } from '../../src-main/dns/server/worker-launcher.js';
+import { launchWorker } from '../../src-main/core/worker-host.js';
 import { defaultWorkerCount, supportsReusePort } from '../../src-main/dns/server/runtime-support.js';
 
 const { values: args } = parseArgs({

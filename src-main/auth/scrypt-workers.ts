@@ -1,10 +1,13 @@
-import { Worker } from 'node:worker_threads';
+import { hostWorker, type HostedWorker, type WorkerEnd } from '../core/worker-host.js';
 import { scryptMaxmem, type DeriveRequest } from './password-hash.js';
+import type { ScryptJob, ScryptReply } from './scrypt-protocol.js';
 
 /**
  * The worker's whole program, run with `eval` (CommonJS, built-in modules
- * only), so it needs no file of its own next to the built or the TypeScript
- * sources. scryptSync blocks this worker's thread only, never libuv's pool.
+ * only). It loads no file: loading a module reads it through libuv's thread
+ * pool, the very pool these workers keep hashing out of, so a worker started
+ * while the pool is busy with disk writes would wait for them. scryptSync
+ * blocks this worker's thread only. Messages: scrypt-protocol.ts.
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -19,21 +22,14 @@ parentPort.on('message', (job) => {
 });
 `;
 
-interface WorkerReply {
-  id: number;
-  key?: Uint8Array;
-  error?: string;
-}
-
 interface Job {
-  id: number;
   request: DeriveRequest;
   resolve: (key: Buffer) => void;
   reject: (err: Error) => void;
 }
 
 interface Slot {
-  worker: Worker;
+  worker: HostedWorker<ScryptJob, ScryptReply>;
   job: Job | null;
   idleTimer: NodeJS.Timeout | null;
 }
@@ -56,7 +52,6 @@ export class ScryptWorkers {
   private readonly idleMs: number;
   private readonly slots: Slot[] = [];
   private readonly waiting: Job[] = [];
-  private nextId = 1;
 
   constructor(options: ScryptWorkersOptions) {
     this.size = Math.max(1, options.size);
@@ -70,7 +65,7 @@ export class ScryptWorkers {
 
   derive(request: DeriveRequest): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ id: this.nextId++, request, resolve, reject });
+      this.waiting.push({ request, resolve, reject });
       this.dispatch();
     });
   }
@@ -92,17 +87,20 @@ export class ScryptWorkers {
   }
 
   private spawn(): Slot {
-    // scrypt's 32 MiB lives in OpenSSL, outside V8; the thread's own heap only carries tiny messages. Without
-    // limits it would inherit the process's V8 flags (a 32 MB semi-space under `npm run serve`).
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      name: 'bootwright-scrypt',
-      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 },
-    });
-    const slot: Slot = { worker, job: null, idleTimer: null };
-    worker.on('message', (reply: WorkerReply) => this.finish(slot, reply));
-    worker.on('error', (err) => this.fail(slot, err));
-    worker.on('exit', (code) => this.fail(slot, new Error(`the password hashing worker exited (code ${code})`)));
+    const slot: Slot = {
+      job: null,
+      idleTimer: null,
+      worker: hostWorker<ScryptJob, ScryptReply>({
+        module: { evalSource: WORKER_SOURCE },
+        name: 'scrypt',
+        // scrypt's 32 MiB lives in OpenSSL, outside V8; the thread's own heap only carries tiny messages. Without
+        // limits it would inherit the process's V8 flags (a 32 MB semi-space under `npm run serve`).
+        resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 },
+        isReply: (message): message is ScryptReply => typeof message.id === 'number',
+        replyId: (reply) => reply.id,
+        onEnd: (end) => this.onEnd(slot, end),
+      }),
+    };
     this.slots.push(slot);
     return slot;
   }
@@ -114,17 +112,23 @@ export class ScryptWorkers {
     // A running hash keeps the process alive until it answers; an idle worker does not.
     slot.worker.ref();
     const { password, salt, params, keyLength } = job.request;
-    // A copy of just the salt's bytes: cloning a pooled Buffer would copy its whole 8 KiB pool.
-    slot.worker.postMessage({ id: job.id, password, salt: Uint8Array.from(salt), keyLength, N: params.N, r: params.r, p: params.p, maxmem: scryptMaxmem(params) });
+    slot.worker
+      .request((id) => ({ id, password, salt: Uint8Array.from(salt), keyLength, N: params.N, r: params.r, p: params.p, maxmem: scryptMaxmem(params) }))
+      .then(
+        (reply) => this.finish(slot, job, reply),
+        (err: Error) => {
+          // The worker died (onEnd has taken it out of the pool) or was ended by close().
+          if (slot.job === job) slot.job = null;
+          job.reject(err);
+        },
+      );
   }
 
-  private finish(slot: Slot, reply: WorkerReply): void {
-    const job = slot.job;
-    if (!job || job.id !== reply.id) return;
+  private finish(slot: Slot, job: Job, reply: ScryptReply): void {
     slot.job = null;
     slot.worker.unref();
     if (reply.key) job.resolve(Buffer.from(reply.key.buffer, reply.key.byteOffset, reply.key.byteLength));
-    else job.reject(new Error(`scrypt failed: ${reply.error ?? 'no key'}`));
+    else job.reject(new Error(`scrypt failed: ${reply.error}`));
     slot.idleTimer = setTimeout(() => {
       const index = this.slots.indexOf(slot);
       if (index >= 0 && slot.job === null) {
@@ -136,25 +140,17 @@ export class ScryptWorkers {
     this.dispatch();
   }
 
-  /** A worker that died: its job fails, it leaves the pool, and waiting jobs get a fresh one. */
-  private fail(slot: Slot, err: Error): void {
+  /** A worker that died on its own: its job has failed, it leaves the pool, and waiting jobs get a fresh one. */
+  private onEnd(slot: Slot, end: WorkerEnd): void {
+    if (end.terminated) return;
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
-    const job = slot.job;
-    slot.job = null;
-    job?.reject(err);
     this.dispatch();
   }
 
   private async end(slot: Slot, err: Error | null): Promise<void> {
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
-    slot.worker.removeAllListeners('exit');
-    slot.worker.removeAllListeners('message');
-    slot.worker.on('error', () => undefined);
-    const job = slot.job;
-    slot.job = null;
-    if (job && err) job.reject(err);
-    await slot.worker.terminate();
+    await slot.worker.terminate(err ?? undefined);
   }
 }

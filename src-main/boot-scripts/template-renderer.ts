@@ -1,7 +1,6 @@
-import type { Worker } from 'node:worker_threads';
 import { AppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { launchWorker } from '../dns/server/worker-launcher.js';
+import { hostWorker, workerModule, WorkerEndedError, WorkerTimeoutError, type HostedWorker, type WorkerEnd } from '../core/worker-host.js';
 import { TEMPLATE_LIMITS, TemplateError, type TemplateData } from './template-engine.js';
 import type { FromTemplateWorker, TemplateJob, TemplateWorkerFailure, ToTemplateWorker } from './template-worker-protocol.js';
 
@@ -44,14 +43,14 @@ interface Job {
   reject(err: Error): void;
 }
 
+type Reply = Exclude<FromTemplateWorker, { type: 'ready' }>;
+
 interface Slot {
   index: number;
-  worker: Worker;
+  worker: HostedWorker<ToTemplateWorker, FromTemplateWorker, Reply>;
   ready: boolean;
-  /** The job it runs, with its kill timer. */
-  running: { job: Job; seq: number; timer: NodeJS.Timeout } | null;
-  /** Set by an `error` event, reported when the thread exits. */
-  crash: Error | null;
+  /** The job it runs (its kill timer is the request's timeout in the worker host). */
+  running: Job | null;
 }
 
 /**
@@ -68,7 +67,6 @@ export class WorkerTemplateRenderer implements TemplateRenderer {
   private readonly killAfterMs: number;
   private readonly maxHeapMb: number;
   private readonly log: Logger;
-  private seq = 0;
   private closed = false;
 
   constructor(options: TemplateWorkerOptions) {
@@ -103,11 +101,8 @@ export class WorkerTemplateRenderer implements TemplateRenderer {
       this.slots.map(async (slot, index) => {
         if (!slot) return;
         this.slots[index] = null;
-        if (slot.running) {
-          clearTimeout(slot.running.timer);
-          slot.running.job.reject(stopped);
-        }
-        await slot.worker.terminate().catch(() => undefined);
+        // The running job, if any, fails with `stopped`.
+        await slot.worker.terminate(stopped);
       }),
     );
   }
@@ -144,76 +139,82 @@ export class WorkerTemplateRenderer implements TemplateRenderer {
   }
 
   private dispatch(slot: Slot, job: Job): void {
-    const seq = ++this.seq;
-    const timer = setTimeout(() => this.kill(slot, seq), this.killAfterMs);
-    slot.running = { job, seq, timer };
-    slot.worker.postMessage({ ...job.job, seq } satisfies ToTemplateWorker);
+    slot.running = job;
+    slot.worker.request((seq) => ({ ...job.job, seq }), { timeoutMs: this.killAfterMs, onTimeout: 'terminate' }).then(
+      (reply) => {
+        slot.running = null;
+        if (reply.type === 'done') job.resolve(reply.output);
+        else job.reject(failureError(reply.failure));
+        this.pump();
+      },
+      (err: Error) => {
+        slot.running = null;
+        if (err instanceof WorkerTimeoutError) this.killed(slot, job);
+        else job.reject(this.crashError(err));
+      },
+    );
   }
 
-  /** The job `seq` overran: its worker is terminated (the only way to stop synchronous JavaScript) and replaced. */
-  private kill(slot: Slot, seq: number): void {
-    if (this.slots[slot.index] !== slot || slot.running?.seq !== seq) return;
-    const { job } = slot.running;
-    slot.running = null;
-    this.slots[slot.index] = null;
-    void slot.worker.terminate().catch(() => undefined);
+  /**
+   * The job overran: the worker host terminated its worker (the only way to
+   * stop synchronous JavaScript); it is replaced.
+   */
+  private killed(slot: Slot, job: Job): void {
     const what = job.job.op === 'render' ? 'render' : 'parse';
-    this.log.warn(`a template ${what} ran over ${this.killAfterMs} ms; its worker was terminated and is being replaced`);
     job.reject(new TemplateError(`${what} exceeded ${this.killAfterMs} ms (stopped)`));
+    if (this.slots[slot.index] !== slot) return;
+    this.slots[slot.index] = null;
+    this.log.warn(`a template ${what} ran over ${this.killAfterMs} ms; its worker was terminated and is being replaced`);
     // Replace it now, so the next render does not wait for a thread to start.
     if (!this.closed) this.spawn(slot.index);
     this.pump();
   }
 
+  /** What a job's caller sees when its worker died under it. */
+  private crashError(err: Error): Error {
+    if (err instanceof WorkerEndedError && err.end.outOfMemory) {
+      this.log.warn(`a template render used more than ${this.maxHeapMb} MB; its worker ended and is being replaced`);
+      return new TemplateError(`the render needed more than ${this.maxHeapMb} MB of memory (stopped)`);
+    }
+    return err;
+  }
+
   private spawn(index: number): Slot {
-    const worker = launchWorker(new URL(`./template-worker${extension()}`, import.meta.url), {
-      // A small young generation: workers otherwise inherit the process's --max-semi-space-size (32 MB under `npm run serve`).
-      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb, maxYoungGenerationSizeMb: 8 },
-    });
-    worker.unref();
-    const slot: Slot = { index, worker, ready: false, running: null, crash: null };
+    const slot: Slot = {
+      index,
+      ready: false,
+      running: null,
+      worker: hostWorker<ToTemplateWorker, FromTemplateWorker, Reply>({
+        module: workerModule(import.meta.url, './template-worker.js'),
+        name: 'template',
+        // A small young generation: workers otherwise inherit the process's --max-semi-space-size (32 MB under `npm run serve`).
+        resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb, maxYoungGenerationSizeMb: 8 },
+        unref: true,
+        isReady: (message) => message.type === 'ready',
+        isReply: (message): message is Reply => message.type !== 'ready',
+        replyId: (reply) => reply.seq,
+        onEnd: (end) => this.onEnd(slot, end),
+      }),
+    };
     this.slots[index] = slot;
-    worker.on('message', (message: FromTemplateWorker) => this.onMessage(slot, message));
-    worker.on('error', (err) => {
-      slot.crash = err;
-    });
-    worker.on('exit', (code) => this.onExit(slot, code));
+    slot.worker.ready.then(
+      () => {
+        if (this.slots[index] !== slot) return;
+        slot.ready = true;
+        this.pump();
+      },
+      () => undefined, // reported by onEnd
+    );
     return slot;
   }
 
-  private onMessage(slot: Slot, message: FromTemplateWorker): void {
-    if (this.slots[slot.index] !== slot) return;
-    if (message.type === 'ready') {
-      slot.ready = true;
-    } else if (slot.running?.seq === message.seq) {
-      const { job, timer } = slot.running;
-      clearTimeout(timer);
-      slot.running = null;
-      if (message.type === 'done') job.resolve(message.output);
-      else job.reject(failureError(message.failure));
-    }
-    this.pump();
-  }
-
-  /** A worker ended on its own: out of memory, a crash, or it never started. */
-  private onExit(slot: Slot, code: number): void {
-    if (this.slots[slot.index] !== slot) return; // terminated on purpose
+  /** A worker ended on its own (out of memory, a crash, or it never started); its job has failed already. */
+  private onEnd(slot: Slot, end: WorkerEnd): void {
+    if (end.terminated || this.slots[slot.index] !== slot) return; // terminated on purpose
     this.slots[slot.index] = null;
-    const crash = slot.crash;
-    if (slot.running) {
-      clearTimeout(slot.running.timer);
-      const job = slot.running.job;
-      slot.running = null;
-      if (isOutOfMemory(crash)) {
-        this.log.warn(`a template render used more than ${this.maxHeapMb} MB; its worker ended and is being replaced`);
-        job.reject(new TemplateError(`the render needed more than ${this.maxHeapMb} MB of memory (stopped)`));
-      } else {
-        job.reject(new Error(`the template worker exited (code ${code})${crash ? `: ${crash.message}` : ''}`));
-      }
-    }
-    if (!slot.ready) {
+    if (!end.started) {
       // It never started (a missing or broken module): fail what waits rather than start threads in a loop.
-      const reason = new Error(`the template worker did not start (exit code ${code})${crash ? `: ${crash.message}` : ''}`);
+      const reason = new WorkerEndedError(end);
       this.log.error(reason.message);
       for (const job of this.queue.splice(0)) job.reject(reason);
       return;
@@ -226,13 +227,4 @@ export class WorkerTemplateRenderer implements TemplateRenderer {
 function failureError(failure: TemplateWorkerFailure): Error {
   if (failure.kind === 'template') return new TemplateError(failure.reason, failure.line, failure.column);
   return new Error(`the template worker failed: ${failure.message}`);
-}
-
-function isOutOfMemory(err: Error | null): boolean {
-  return (err as (Error & { code?: string }) | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
-}
-
-/** The worker module has the extension of this one: .ts when running from sources (tsx), .js when built. */
-function extension(): string {
-  return import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 }

@@ -9,4 +9,3 @@ export type { ZoneSnapshot, SnapshotRecord, DerivedName } from './zone-snapshot.
 export { Forwarder, UPSTREAM_TIMEOUT_MS } from './forwarder.js';
 export { ForwardCache } from './forward-cache.js';
 export { supportsReusePort, defaultWorkerCount } from './runtime-support.js';
-export { launchWorker } from './worker-launcher.js';

@@ -1,7 +1,6 @@
-import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../../core/logger.js';
+import { hostWorker, workerModule, type HostedWorker } from '../../core/worker-host.js';
 import type { BindTarget } from './dns-listeners.js';
-import { launchWorker } from './worker-launcher.js';
 import type { WorkerMetricsDelta } from './worker-metrics.js';
 import type { BindFailure, DnsWorkerConfig, FromWorker, ToWorker } from './worker-protocol.js';
 import type { ZoneSnapshot } from './zone-snapshot.js';
@@ -16,9 +15,7 @@ type Reply = Extract<FromWorker, { type: 'done' }>;
 
 interface Slot {
   config: DnsWorkerConfig;
-  worker: Worker;
-  ready: Promise<void>;
-  pending: Map<number, { resolve: (reply: Reply) => void; reject: (err: Error) => void }>;
+  worker: HostedWorker<ToWorker, FromWorker, Reply>;
 }
 
 export interface BindResult {
@@ -35,7 +32,6 @@ export class DnsWorkerPool {
   private readonly slots: Slot[] = [];
   private readonly log: Logger;
   private readonly onMetrics: (delta: WorkerMetricsDelta) => void;
-  private seq = 0;
   private stopping = false;
   private lastSnapshot: ZoneSnapshot | null = null;
   private lastTargets: BindTarget[] | null = null;
@@ -54,7 +50,7 @@ export class DnsWorkerPool {
 
   /** Resolves once every worker has loaded; rejects when one failed to. */
   async ready(): Promise<void> {
-    await Promise.all(this.slots.map((slot) => slot.ready));
+    await Promise.all(this.slots.map((slot) => slot.worker.ready));
   }
 
   async applyZone(snapshot: ZoneSnapshot): Promise<void> {
@@ -81,38 +77,30 @@ export class DnsWorkerPool {
     await Promise.all(
       this.slots.map(async (slot) => {
         await this.request(slot, { type: 'stop' }).catch(() => undefined);
-        await slot.worker.terminate().catch(() => undefined);
+        await slot.worker.terminate();
       }),
     );
   }
 
   private spawn(config: DnsWorkerConfig): Slot {
-    const worker = launchWorker(new URL(`./dns-worker${extension()}`, import.meta.url), { workerData: config });
-    const pending: Slot['pending'] = new Map();
-    let markReady!: () => void;
-    let failReady!: (err: Error) => void;
-    const ready = new Promise<void>((resolve, reject) => {
-      markReady = resolve;
-      failReady = reject;
-    });
-    ready.catch(() => undefined);
-    const slot: Slot = { config, worker, ready, pending };
-    worker.on('message', (message: FromWorker) => {
-      if (message.type === 'ready') markReady();
-      else if (message.type === 'metrics') this.onMetrics(message.delta);
-      else pending.get(message.seq)?.resolve(message);
-    });
-    worker.on('error', (err) => {
-      this.log.error(`DNS worker ${config.index} failed: ${err.message}`);
-      failReady(err);
-    });
-    worker.on('exit', (code) => {
-      const error = new Error(`DNS worker ${config.index} exited (code ${code})`);
-      failReady(error);
-      for (const request of pending.values()) request.reject(error);
-      pending.clear();
-      if (!this.stopping) this.respawn(slot);
-    });
+    const slot: Slot = {
+      config,
+      worker: hostWorker<ToWorker, FromWorker, Reply>({
+        module: workerModule(import.meta.url, './dns-worker.js'),
+        name: `dns-${config.index}`,
+        workerData: config,
+        isReady: (message) => message.type === 'ready',
+        isReply: (message): message is Reply => message.type === 'done',
+        replyId: (reply) => reply.seq,
+        onMessage: (message) => {
+          if (message.type === 'metrics') this.onMetrics(message.delta);
+        },
+        onEnd: (end) => {
+          if (end.error) this.log.error(`DNS worker ${config.index} failed: ${end.error.message}`);
+          if (!this.stopping && !end.terminated) this.respawn(slot);
+        },
+      }),
+    };
     return slot;
   }
 
@@ -125,7 +113,7 @@ export class DnsWorkerPool {
       const slot = this.spawn(dead.config);
       this.slots[index] = slot;
       void (async () => {
-        await slot.ready;
+        await slot.worker.ready;
         if (this.lastSnapshot) await this.request(slot, { type: 'zone', snapshot: this.lastSnapshot });
         if (this.lastTargets) await this.request(slot, { type: 'bind', targets: this.lastTargets });
       })().catch((err: Error) => this.log.error(`DNS worker ${dead.config.index} did not come back: ${err.message}`));
@@ -133,31 +121,7 @@ export class DnsWorkerPool {
   }
 
   private async request(slot: Slot, request: Request): Promise<Reply> {
-    await slot.ready;
-    const seq = ++this.seq;
-    return new Promise<Reply>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        slot.pending.delete(seq);
-        reject(new Error(`DNS worker ${slot.config.index} did not answer "${request.type}" within ${REQUEST_TIMEOUT_MS} ms`));
-      }, REQUEST_TIMEOUT_MS);
-      slot.pending.set(seq, {
-        resolve: (reply) => {
-          clearTimeout(timer);
-          slot.pending.delete(seq);
-          resolve(reply);
-        },
-        reject: (err) => {
-          clearTimeout(timer);
-          slot.pending.delete(seq);
-          reject(err);
-        },
-      });
-      slot.worker.postMessage({ ...request, seq } as ToWorker);
-    });
+    await slot.worker.ready;
+    return slot.worker.request((seq) => ({ ...request, seq }) as ToWorker, { timeoutMs: REQUEST_TIMEOUT_MS, what: request.type });
   }
-}
-
-/** The worker module has the extension of this one: .ts when running from sources, .js when built. */
-function extension(): string {
-  return import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 }

@@ -1,7 +1,6 @@
-import type { Worker } from 'node:worker_threads';
 import type { VirtualFile } from '../../boot-files/virtual-files.js';
 import { errorMessage } from '../../core/errors.js';
-import { siblingModule, startModuleWorker } from './module-worker.js';
+import { hostWorker, workerModule, WorkerEndedError, type HostedWorker } from '../../core/worker-host.js';
 import { TftpServer, type TftpClient, type TftpLogLevel, type TftpServerConfig, type TftpServerEvent } from './tftp-server.js';
 import type { MainToWorker, WorkerToMain } from './tftp-worker-protocol.js';
 
@@ -51,12 +50,13 @@ export class InlineTftpEngine implements TftpEngine {
   }
 }
 
+type Reply = Extract<WorkerToMain, { type: 'reply' }>;
+type Worker = HostedWorker<MainToWorker, WorkerToMain, Reply>;
+
 /** The server in its own worker thread; commands and virtual-file lookups cross by message. */
 export class WorkerTftpEngine implements TftpEngine {
   private readonly hooks: TftpEngineHooks;
   private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (listen: string[]) => void; reject: (err: Error) => void }>();
   private stopping = false;
 
   constructor(hooks: TftpEngineHooks) {
@@ -66,33 +66,27 @@ export class WorkerTftpEngine implements TftpEngine {
   async start(config: TftpServerConfig): Promise<string[]> {
     await this.stop();
     this.stopping = false;
-    const worker = startModuleWorker(siblingModule(import.meta.url, './tftp-worker.js'));
-    this.worker = worker;
-    let lastError = '';
-    let ready = false;
-    const loaded = new Promise<void>((resolve, reject) => {
-      worker.on('message', (message: WorkerToMain) => {
-        if (message.type === 'ready') {
-          ready = true;
-          resolve();
-          return;
-        }
-        this.onMessage(worker, message);
-      });
-      worker.on('error', (err) => {
-        lastError = errorMessage(err);
-        this.hooks.log('error', `tftp worker failed: ${lastError}`);
-      });
-      worker.on('exit', (code) => {
+    const worker: Worker = hostWorker<MainToWorker, WorkerToMain, Reply>({
+      module: workerModule(import.meta.url, './tftp-worker.js'),
+      name: 'tftp',
+      isReady: (message) => message.type === 'ready',
+      isReply: (message): message is Reply => message.type === 'reply',
+      replyId: (reply) => reply.id,
+      onMessage: (message) => this.onMessage(worker, message),
+      onEnd: (end) => {
         const wasCurrent = this.worker === worker;
         if (wasCurrent) this.worker = null;
-        const reason = `tftp worker exited with code ${code}${lastError ? `: ${lastError}` : ''}`;
-        if (!ready) reject(new WorkerUnavailableError(reason));
-        this.failPending(new Error(reason));
-        if (ready && wasCurrent && !this.stopping) this.hooks.onCrash(reason);
-      });
+        if (end.error) this.hooks.log('error', `tftp worker failed: ${errorMessage(end.error)}`);
+        if (end.started && wasCurrent && !this.stopping && !end.terminated) this.hooks.onCrash(endReason(end.code, end.error));
+      },
     });
-    await loaded;
+    this.worker = worker;
+    try {
+      await worker.ready;
+    } catch (err) {
+      const end = err instanceof WorkerEndedError ? err.end : null;
+      throw new WorkerUnavailableError(end ? endReason(end.code, end.error) : errorMessage(err));
+    }
     return this.request(worker, { type: 'start', id: 0, config, virtualFiles: true });
   }
 
@@ -114,29 +108,21 @@ export class WorkerTftpEngine implements TftpEngine {
     await worker.terminate();
   }
 
-  private request(worker: Worker, message: Extract<MainToWorker, { type: 'start' | 'rebind' | 'stop' }>): Promise<string[]> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...message, id });
-    });
-  }
-
-  private failPending(err: Error): void {
-    for (const waiter of this.pending.values()) waiter.reject(err);
-    this.pending.clear();
+  private async request(worker: Worker, message: Extract<MainToWorker, { type: 'start' | 'rebind' | 'stop' }>): Promise<string[]> {
+    let reply: Reply;
+    try {
+      reply = await worker.request((id) => ({ ...message, id }));
+    } catch (err) {
+      // Keep the wording of the crash the service reports ("tftp worker exited with code N: …").
+      if (err instanceof WorkerEndedError) throw new Error(endReason(err.end.code, err.end.error));
+      throw err;
+    }
+    if (!reply.ok) throw new Error(reply.error);
+    return reply.value;
   }
 
   private onMessage(worker: Worker, message: WorkerToMain): void {
     switch (message.type) {
-      case 'reply': {
-        const waiter = this.pending.get(message.id);
-        this.pending.delete(message.id);
-        if (!waiter) return;
-        if (message.ok) waiter.resolve(message.value);
-        else waiter.reject(new Error(message.error));
-        return;
-      }
       case 'event':
         this.hooks.onEvent(message.event);
         return;
@@ -146,15 +132,22 @@ export class WorkerTftpEngine implements TftpEngine {
       case 'virtual':
         this.hooks.resolveVirtual(message.path, message.client).then(
           (file) =>
-            worker.postMessage({
+            worker.post({
               type: 'reply',
               id: message.id,
               ok: true,
               value: file ? { content: file.content, contentType: file.contentType } : null,
-            } satisfies MainToWorker),
-          (err: unknown) => worker.postMessage({ type: 'reply', id: message.id, ok: false, error: errorMessage(err) } satisfies MainToWorker),
+            }),
+          (err: unknown) => worker.post({ type: 'reply', id: message.id, ok: false, error: errorMessage(err) }),
         );
+        return;
+      default:
+        // 'ready' and 'reply' are taken by the worker host.
         return;
     }
   }
+}
+
+function endReason(code: number, error: Error | null): string {
+  return `tftp worker exited with code ${code}${error ? `: ${errorMessage(error)}` : ''}`;
 }
