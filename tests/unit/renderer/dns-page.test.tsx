@@ -60,8 +60,12 @@ describe('DNS page (/services/dns)', () => {
     fireEvent.change(screen.getByLabelText('Port'), { target: { value: '5353' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save DNS settings' }));
     await waitFor(() =>
-      expect(callsTo(fake.calls, 'PUT', '/services/dns')[0]?.body).toEqual({ enabled: true, port: 5353, local_domain: 'bootwright.local', upstream: '1.1.1.1, 9.9.9.9:53, [2001:db8::53]:53' }),
+      // No `enabled`: the switch did not change, and sent unchanged it would start a server stopped by hand.
+      expect(callsTo(fake.calls, 'PUT', '/services/dns')[0]?.body).toEqual({ port: 5353, local_domain: 'bootwright.local', upstream: '1.1.1.1, 9.9.9.9:53, [2001:db8::53]:53' }),
     );
+    fireEvent.click(screen.getByRole('switch', { name: /DNS server enabled/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save DNS settings' }));
+    await waitFor(() => expect(callsTo(fake.calls, 'PUT', '/services/dns')[1]?.body).toMatchObject({ enabled: false }));
   });
 
   it('shows the server refusing a field at that field (and an upstream problem at its entry)', async () => {
