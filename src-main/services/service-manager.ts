@@ -9,7 +9,8 @@ export type ServiceState = (typeof SERVICE_STATES)[number];
 
 /**
  * One network server the manager owns. This is the one way to add a server:
- * implement it in `src-main/servers/<name>/` and register it in the core.
+ * implement it in its area's `server/` folder (`src-main/<area>/server/`) and
+ * return it from the area module's `services` (docs/architecture.md).
  */
 export interface ManagedService {
   readonly name: string;
