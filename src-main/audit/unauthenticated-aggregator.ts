@@ -1,4 +1,4 @@
-import { requestSource } from '../auth/source-address.js';
+import { requestSource } from '../network/source-address.js';
 import { nowIso } from '../core/time.js';
 import type { Collection } from '../store/collection.js';
 import type { AuditBreakdownItem, AuditEntry, UnauthenticatedRequest } from './audit-types.js';

@@ -7,7 +7,6 @@ export { LoginLimits, type LoginAttempt, type LoginLimitsOptions } from './login
 export { LoginThrottle } from './login-throttle.js';
 export { PasswordHasher, type HashCaller, type PasswordHasherOptions } from './password-hasher.js';
 export { RefusalDelay, type RefusalDelayOptions } from './refusal-delay.js';
-export { requestSource } from './source-address.js';
 export { hashPassword, verifyPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-hash.js';
 export { SESSION_COOKIE, clearSessionCookie, setSessionCookie } from './session-cookie.js';
 export { SessionStore, DEFAULT_SESSION_LIMITS, type SessionLimits, type SessionRow } from './session-store.js';

@@ -1,6 +1,6 @@
 import { AppError } from '../core/errors.js';
 import { LoginThrottle, type LoginThrottleOptions } from './login-throttle.js';
-import { requestSource } from './source-address.js';
+import { requestSource } from '../network/source-address.js';
 
 export interface LoginLimitsOptions {
   /** Failures per username (ignoring case) and client address; default 5 per 15 minutes. */

@@ -29,3 +29,4 @@ export {
   type Ipv4Subnet,
   type Subnet,
 } from './ip-math.js';
+export { requestSource } from './source-address.js';

@@ -1,4 +1,5 @@
 import type net from 'node:net';
+import { requestSource } from '../../network/source-address.js';
 
 /**
  * Limits of DNS-over-TCP connections. RFC 7766 §6.2.2 asks servers to limit
@@ -9,7 +10,7 @@ import type net from 'node:net';
 export interface TcpLimits {
   /** Connections open at once over all clients; at the cap a new one evicts the least recently active. */
   maxConnections: number;
-  /** Connections open at once from one source address; beyond it a new one is closed at once. */
+  /** Connections open at once from one source (an IPv4 address, an IPv6 /64); beyond it a new one is closed at once. */
   maxPerClient: number;
   /** Idle timeout while at most half of `maxConnections` are open. */
   idleMs: number;
@@ -49,7 +50,8 @@ export class TcpConnections {
 
   /** Takes a new connection in, or closes it when its client has too many; returns whether it was admitted. */
   admit(socket: net.Socket): boolean {
-    const client = socket.remoteAddress;
+    // Counted per source: an IPv6 host holds a whole /64 and could otherwise open 16 connections from each of its addresses.
+    const client = socket.remoteAddress === undefined ? undefined : requestSource(socket.remoteAddress);
     if (client === undefined || (this.perClient.get(client) ?? 0) >= this.limits.maxPerClient) {
       socket.destroy();
       return false;
@@ -125,7 +127,7 @@ export class TcpConnections {
 }
 
 interface Entry {
-  /** Source address: the per-client count's key. */
+  /** Source (IPv4 address or IPv6 /64): the per-client count's key. */
   client: string;
   /** Has the short (busy) idle timeout. */
   short: boolean;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestSource } from '../../../src-main/auth/source-address.js';
+import { requestSource } from '../../../src-main/network/source-address.js';
 
 describe('requestSource', () => {
   it('keeps IPv4 addresses, folds IPv6 to its /64 and IPv4-mapped IPv6 to IPv4', () => {
