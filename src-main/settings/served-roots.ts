@@ -4,6 +4,7 @@ import { AppError, type FieldError } from '../core/errors.js';
 import type { Section } from '../store/section.js';
 import type { Store } from '../store/store.js';
 import { forbiddenReason, HOST_FLAVOR, isWithin, pathSyntaxProblem, systemDirs, type PathFlavor } from './served-root-policy.js';
+import { MAX_ALLOWED_ROOTS, MAX_ROOT_PATH_LENGTH } from './served-roots-contract.js';
 
 /**
  * Where served roots may lie. A served root is any directory Bootwright
@@ -34,9 +35,6 @@ export type RootCheck = { ok: true; real: string } | { ok: false; problem: strin
 interface StoredServedRoots {
   allowed_roots: string[];
 }
-
-export const MAX_ALLOWED_ROOTS = 32;
-export const MAX_ROOT_PATH_LENGTH = 4096;
 
 /** The served folders Bootwright owns inside its data directory, allowed without asking. */
 export function builtInRoots(dataDir: string): string[] {

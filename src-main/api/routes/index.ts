@@ -17,7 +17,7 @@ import { leaseRoutes } from './leases.js';
 import { logRoutes } from './logs.js';
 import { metricsRoutes } from './metrics.js';
 import { profileRoutes } from './profiles.js';
-import { servedRootsRoutes } from './served-roots.js';
+import { servedRootsRoutes } from '../../settings/served-roots-routes.js';
 import { serviceRoutes } from './services.js';
 import { settingsRoutes } from './settings.js';
 import { statusRoutes } from './status.js';

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
  *
  * - The ground does not import the areas: files under core/ import only
  *   core/ and the ground services; the ground services import only core/ and
- *   each other.
+ *   each other (their own `*-routes.ts`, the HTTP face of a ground service,
+ *   may also reach the HTTP app, as any routes file may).
  * - The HTTP app (api/) is built from the areas, so the areas do not import
  *   it: they use core/http-kit/. Only routes, the transports and shell that
  *   carry the app, and the composition root may.
@@ -112,7 +113,8 @@ describe('layering (issue 12)', () => {
 
   it('the ground services import only core/ and each other', () => {
     const allowed = new Set(['core', ...GROUND_SERVICES]);
-    const violations = IMPORTS.filter((i) => GROUND_SERVICES.includes(topFolder(i.file)) && !allowed.has(topFolder(i.target)));
+    const isRoutesReachingApi = (i: (typeof IMPORTS)[number]) => i.file.endsWith('-routes.ts') && i.target.startsWith('api/');
+    const violations = IMPORTS.filter((i) => GROUND_SERVICES.includes(topFolder(i.file)) && !allowed.has(topFolder(i.target)) && !isRoutesReachingApi(i));
     expect(violations.map(describeImport)).toEqual([]);
   });
 

@@ -1,34 +1,9 @@
-import { Type, type Static } from 'typebox';
-import type { AppContext } from '../../core/app-context.js';
-import { MAX_ALLOWED_ROOTS, MAX_ROOT_PATH_LENGTH } from '../../settings/served-roots.js';
-import { Ok, StrictObject } from '../../core/http-kit/schemas.js';
-import type { RoutePluginFactory } from './index.js';
+import type { AppContext } from '../core/app-context.js';
+import { Ok } from '../core/http-kit/schemas.js';
+import type { RoutePluginFactory } from '../api/routes/index.js';
+import { ServedRootsPatch, ServedRootsView, type ServedRootsPatchData, type ServedRootsViewData } from './served-roots-contract.js';
 
-const ServedRootsView = Type.Object(
-  {
-    allowed_roots: Type.Array(Type.String(), { description: 'The roots an admin allowed (real paths); what PUT replaces' }),
-    effective: Type.Array(
-      Type.Object({
-        path: Type.String(),
-        source: Type.Union([Type.Literal('built-in'), Type.Literal('config'), Type.Literal('setting')], {
-          description: 'built-in: <data-dir>/boot and <data-dir>/images; config: --allowed-root / BOOTWRIGHT_ALLOWED_ROOTS / allowed_roots; setting: allowed_roots above',
-        }),
-        problem: Type.Union([Type.String(), Type.Null()], { description: 'Why this root is ignored right now (missing, or a forbidden folder); null when usable' }),
-      }),
-      { description: 'Every root served folders may lie in, with its source' },
-    ),
-  },
-  { $id: 'ServedRoots' },
-);
-
-const ServedRootsPatch = StrictObject({
-  allowed_roots: Type.Array(Type.String({ minLength: 1, maxLength: MAX_ROOT_PATH_LENGTH }), {
-    maxItems: MAX_ALLOWED_ROOTS,
-    description: 'Absolute paths of existing directories; never /, a system folder or the data directory (or a folder containing it)',
-  }),
-});
-
-async function view(ctx: AppContext): Promise<Static<typeof ServedRootsView>> {
+async function view(ctx: AppContext): Promise<ServedRootsViewData> {
   return { allowed_roots: ctx.servedRoots.stored(), effective: await ctx.servedRoots.describe() };
 }
 
@@ -47,7 +22,7 @@ export const servedRootsRoutes: RoutePluginFactory = (ctx) => async (app) => {
     async () => ({ success: true as const, data: await view(ctx) }),
   );
 
-  app.put<{ Body: Static<typeof ServedRootsPatch> }>(
+  app.put<{ Body: ServedRootsPatchData }>(
     '/settings/served-roots',
     {
       config: { access: 'admin' },
