@@ -8,26 +8,15 @@ import { DnsSettingsStore } from '../dns-settings.js';
 import type { NameSource } from '../name-source.js';
 import { NameSources } from '../name-sources.js';
 import { parseUpstreams } from '../upstream.js';
-import type { EventLog } from '../../events/event-log.js';
-import type { Metrics } from '../../metrics/metrics.js';
-import type { NetworkService } from '../../network/network-service.js';
-import type { ServiceManager } from '../../services/service-manager.js';
 import { applyServiceSettings } from '../../services/settings-apply.js';
-import type { SettingsService } from '../../settings/settings-service.js';
-import type { Store } from '../../store/store.js';
 import { DnsMetrics } from './dns-metrics.js';
 import { DnsServer, type ZoneSource } from './dns-server.js';
 import { defaultWorkerCount } from './runtime-support.js';
 import type { ZoneSnapshot } from './zone-snapshot.js';
+import type { Kernel } from '../../core/area.js';
 
-export interface DnsServiceDeps {
-  store: Store;
-  events: EventLog;
-  log: Logger;
-  settings: SettingsService;
-  network: NetworkService;
-  metrics: Metrics;
-  services: ServiceManager;
+/** The ground services DNS uses (the kernel less the config), and its threading. */
+export interface DnsServiceDeps extends Omit<Kernel, 'config'> {
   /** DNS worker threads; default: one per core (at most 4) where the runtime supports SO_REUSEPORT, else 1. */
   workers?: number;
 }
