@@ -256,6 +256,10 @@ export class AppCore {
     services.register(
       new TftpService({ settings: tftpSettings, bootFiles, bootloaders, network, events, metrics, log, ...(options.tftpThreading ? { threading: options.tftpThreading } : {}) }),
     );
+    // A root that was allowed a moment ago must stop being served now, not at the next restart: the restart re-checks it (and fails).
+    servedRoots.onChange(async () => {
+      if (services.get('tftp').state === 'running' && !(await servedRoots.check(tftpSettings.root())).ok) await services.reload('tftp');
+    });
     // After the hand-wired ones: the order of GET /services and of auto-start.
     for (const service of areas.services()) services.register(service);
     return new AppCore(ctx, http, httpService, new IpcBridge(http, ipcSecret), areas, options.autoStartServices ?? true);

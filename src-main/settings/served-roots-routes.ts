@@ -35,11 +35,8 @@ export const servedRootsRoutes: RoutePluginFactory = (ctx) => async (app) => {
     },
     async (request) => {
       request.auditDetail = { old_allowed_roots: JSON.stringify(ctx.servedRoots.stored()), new_allowed_roots: JSON.stringify(request.body.allowed_roots) };
-      const { changed } = await ctx.servedRoots.setAllowed(request.body.allowed_roots);
-      // A root that was allowed a moment ago must stop being served now, not at the next restart.
-      if (changed && ctx.services.get('tftp').state === 'running' && !(await ctx.servedRoots.check(ctx.tftpSettings.root())).ok) {
-        await ctx.services.reload('tftp');
-      }
+      // Services whose root is no longer allowed are restarted by the change listeners before this answers.
+      await ctx.servedRoots.setAllowed(request.body.allowed_roots);
       return { success: true as const, data: await view(ctx) };
     },
   );
