@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../core/errors.js';
+import type { SseSettings } from '../core/http-kit/sse-settings.js';
 import type { StreamClose, StreamMessage } from '../events/stream-message.js';
 
 /**
@@ -8,23 +9,7 @@ import type { StreamClose, StreamMessage } from '../events/stream-message.js';
  * and connection handling that /events/stream and /logs/stream share.
  */
 
-export interface SseSettings {
-  /** A comment line this often keeps proxies and NATs from dropping an idle stream. */
-  heartbeatMs: number;
-  /** The reconnection delay the client is told (`retry:`). */
-  retryMs: number;
-  /**
-   * A client that lets this much output pile up is not reading: it is
-   * disconnected and catches up by reconnecting with Last-Event-ID.
-   */
-  maxBufferedBytes: number;
-}
-
-export const DEFAULT_SSE_SETTINGS: SseSettings = {
-  heartbeatMs: 15_000,
-  retryMs: 3_000,
-  maxBufferedBytes: 16 * 1024 * 1024,
-};
+export { DEFAULT_SSE_SETTINGS, type SseSettings } from '../core/http-kit/sse-settings.js';
 
 /** The OpenAPI description of a stream route's 200 (the body is not JSON). */
 export const SSE_RESPONSE = {

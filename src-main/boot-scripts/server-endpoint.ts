@@ -1,4 +1,5 @@
 import { ipFamily, unmapIpv4 } from '../network/ip-math.js';
+import type { HttpEndpoint } from '../core/http-kit/http-endpoint.js';
 import type { NetworkService } from '../network/network-service.js';
 
 /** Path prefix of boot files and generated scripts on the main HTTP port (served by the boot-files area). */
@@ -23,13 +24,7 @@ export interface ServerEndpoint {
   script_url: string;
 }
 
-/** How the main HTTP server is reachable; the port is read late because tests listen on port 0. */
-export interface HttpEndpoint {
-  scheme: 'http' | 'https';
-  /** The address the server listens on (0.0.0.0 and :: mean every address). */
-  listenHost: string;
-  port(): number;
-}
+export type { HttpEndpoint } from '../core/http-kit/http-endpoint.js';
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '']);
 

@@ -15,7 +15,7 @@ import { hostNameSource } from '../hosts/index.js';
 import { createDhcpService } from '../servers/dhcp/index.js';
 import { EventLog } from '../events/event-log.js';
 import { AuditLog } from '../audit/audit-log.js';
-import { DEFAULT_SSE_SETTINGS, type SseSettings } from '../api/sse.js';
+import { DEFAULT_SSE_SETTINGS, type SseSettings } from './http-kit/sse-settings.js';
 import { IpcBridge } from '../ipc/ipc-bridge.js';
 import { createStreamHub, type StreamHub } from '../ipc/stream-hub.js';
 import { HttpService } from '../servers/http/http-service.js';
@@ -37,9 +37,10 @@ import { UpdateService } from '../update/update-service.js';
 import { hostDirectoryOf } from '../power/host-directory.js';
 import { PowerService, type PowerOptions } from '../power/power-service.js';
 import type { AppContext } from './app-context.js';
-import { Areas, type AreaModule } from './area.js';
+import { Areas, type AreaModule, type Kernel } from './area.js';
 import type { AppConfig } from './config.js';
 import type { Authenticator } from './http-kit/access.js';
+import type { HttpEndpoint } from './http-kit/http-endpoint.js';
 import type { RequestGuard } from './http-kit/route-table.js';
 import { LogSink } from './logger.js';
 import { defaultRendererDir, readBuildInfo } from './version.js';
@@ -93,6 +94,8 @@ export interface AppCoreOptions {
  */
 export class AppCore {
   readonly ctx: AppContext;
+  /** The ground services every area received. */
+  readonly kernel: Kernel;
   readonly http: ApiApp;
   readonly httpService: HttpService;
   readonly ipc: IpcBridge;
@@ -102,7 +105,8 @@ export class AppCore {
 
   private readonly areas: Areas;
 
-  private constructor(ctx: AppContext, http: ApiApp, httpService: HttpService, ipc: IpcBridge, areas: Areas, autoStartServices: boolean | readonly string[]) {
+  private constructor(kernel: Kernel, ctx: AppContext, http: ApiApp, httpService: HttpService, ipc: IpcBridge, areas: Areas, autoStartServices: boolean | readonly string[]) {
+    this.kernel = kernel;
     this.autoStartServices = autoStartServices;
     this.areas = areas;
     this.ctx = ctx;
@@ -147,10 +151,21 @@ export class AppCore {
       currentVersion: build.version,
       ...(options.updateTimeoutMs !== undefined ? { timeoutMs: options.updateTimeoutMs } : {}),
     });
+    const servedRoots = new ServedRoots({ store, dataDir: config.dataDir, configRoots: config.allowedRoots });
+    const sse = { ...DEFAULT_SSE_SETTINGS, ...options.sse };
+    const startedAt = new Date();
     const auth = await AuthService.create({ store, events, log, config, ...options.auth, ...(options.allowedHosts ? { extraHosts: options.allowedHosts } : {}) });
     const dhcp = await createDhcpArea({ store, network, log, dataDir: config.dataDir });
     // Rendered scripts name the HTTP port; it is read at render time because with port 0 (tests) it is known only once listening.
     const listening: { app: ApiApp | null } = { app: null };
+    const httpEndpoint: HttpEndpoint = {
+      scheme: config.tlsCert && config.tlsKey ? 'https' : 'http',
+      listenHost: config.listen.host,
+      port: () => {
+        const address = listening.app?.server.address();
+        return address && typeof address === 'object' ? address.port : config.listen.port;
+      },
+    };
     const boot = createBootArea({
       store,
       events,
@@ -158,21 +173,13 @@ export class AppCore {
       settings,
       network,
       metrics,
-      http: {
-        scheme: config.tlsCert && config.tlsKey ? 'https' : 'http',
-        listenHost: config.listen.host,
-        port: () => {
-          const address = listening.app?.server.address();
-          return address && typeof address === 'object' ? address.port : config.listen.port;
-        },
-      },
+      http: httpEndpoint,
       reservations: () => dhcp.reservations,
       access: () => dhcp.access,
       ...(options.hostsClock ? { now: options.hostsClock } : {}),
     });
     // general.allowed_hosts feeds the Host guard; IPv6 literals go in brackets, as in a Host header.
     auth.hosts.addSource(() => settings.general().allowed_hosts.map((host) => (host.includes(':') ? `[${host}]` : host)));
-    const servedRoots = new ServedRoots({ store, dataDir: config.dataDir, configRoots: config.allowedRoots });
     const bootFiles = new BootFiles({ root: path.join(config.dataDir, 'boot'), checkRoot: (root) => servedRoots.check(root) });
     const tftpSettings = new TftpSettings(store, bootFiles.root, servedRoots);
     const bootloaders = await Bootloaders.open({
@@ -186,7 +193,8 @@ export class AppCore {
     // by hand in this function and move into the list area by area.
     const dnsModule = dnsArea(options.dnsWorkers ? { workers: options.dnsWorkers } : {});
     const areaList: readonly AreaModule[] = [dnsModule];
-    const areas = await Areas.create(areaList, { config, store, events, log, settings, network, metrics, services });
+    const kernel: Kernel = { config, build, startedAt, store, events, audit, logs, log, settings, servedRoots, network, metrics, services, http: httpEndpoint, sse };
+    const areas = await Areas.create(areaList, kernel);
     const dns = areas.facade(dnsModule);
     // Hosts and active leases with a hostname answer in DNS as <hostname>.<local_domain> (explicit records win).
     // Explicit here while hosts and DHCP are outside the area list; as areas they will need 'dns' and add their source in create().
@@ -210,14 +218,14 @@ export class AppCore {
       ...dhcp,
       ...boot,
       audit,
-      sse: { ...DEFAULT_SSE_SETTINGS, ...options.sse },
+      sse,
       settings,
       network,
       metrics,
       updates,
       dns,
       power,
-      startedAt: new Date(),
+      startedAt,
     };
 
     const ipcSecret = randomBytes(32).toString('base64url');
@@ -228,14 +236,16 @@ export class AppCore {
     const rendererDir = options.rendererDir === undefined ? defaultRendererDir() : options.rendererDir;
     const apiPlugins = API_ROUTE_PLUGINS.map((factory) => factory(ctx));
     apiPlugins.splice(AREA_ROUTES_AT, 0, ...areas.routes());
+    // Hooks that must see every route (the audit hook) go before all routes.
+    apiPlugins.unshift(...areas.hooks());
     const http = await buildHttpApp({
       log,
-      authenticator: options.authenticator ?? auth.authenticator,
+      authenticator: options.authenticator ?? areas.authenticator() ?? auth.authenticator,
       ipcSecret,
       rendererDir,
       apiPlugins: [...apiPlugins, ...(options.extraApiPlugins ?? [])],
-      guards: [...auth.guards, ...(options.guards ?? [])],
-      rootPlugins: [httpMetricsPlugin(metrics), rootMetricsRoutes(ctx), httpBootPlugin(ctx)],
+      guards: [...auth.guards, ...areas.guards(), ...(options.guards ?? [])],
+      rootPlugins: [httpMetricsPlugin(metrics), rootMetricsRoutes(ctx), httpBootPlugin(ctx), ...areas.rootRoutes()],
       https,
       version: ctx.build.version,
     });
@@ -262,7 +272,7 @@ export class AppCore {
     });
     // After the hand-wired ones: the order of GET /services and of auto-start.
     for (const service of areas.services()) services.register(service);
-    return new AppCore(ctx, http, httpService, new IpcBridge(http, ipcSecret), areas, options.autoStartServices ?? true);
+    return new AppCore(kernel, ctx, http, httpService, new IpcBridge(http, ipcSecret), areas, options.autoStartServices ?? true);
   }
 
   /** Starts HTTP (always) and every service with auto-start on. */

@@ -1,12 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { AuditLog } from '../audit/audit-log.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { NetworkService } from '../network/network-service.js';
 import type { ManagedService, ServiceManager } from '../services/service-manager.js';
+import type { ServedRoots } from '../settings/served-roots.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import type { Store } from '../store/store.js';
 import type { AppConfig } from './config.js';
-import type { Logger } from './logger.js';
+import type { Authenticator } from './http-kit/access.js';
+import type { HttpEndpoint } from './http-kit/http-endpoint.js';
+import type { RequestGuard } from './http-kit/route-table.js';
+import type { SseSettings } from './http-kit/sse-settings.js';
+import type { LogSink, Logger } from './logger.js';
+import type { BuildInfo } from './version.js';
 
 /*
  * Area modules (docs/architecture.md, "Area folders"). This file is ground
@@ -17,13 +24,28 @@ import type { Logger } from './logger.js';
 /** The ground services every area receives (none of them is an area). */
 export interface Kernel {
   config: AppConfig;
+  /** This build's version (and Electron's, in the desktop shell). */
+  build: BuildInfo & { electron: string | null };
+  /** When this core was created (uptime in /status). */
+  startedAt: Date;
   store: Store;
   events: EventLog;
+  /** The audit trail of mutating API requests (docs/events-and-logs.md). */
+  audit: AuditLog;
+  /** The log files and live log stream; `log` is the core's own logger on it. */
+  logs: LogSink;
   log: Logger;
+  /** The settings sections with change subscriptions (docs/settings-and-status.md). */
   settings: SettingsService;
+  /** The served-root policy every area that serves a folder to the LAN checks its root with (docs/boot-files.md). */
+  servedRoots: ServedRoots;
   network: NetworkService;
   metrics: Metrics;
   services: ServiceManager;
+  /** Where the main HTTP server is reachable (the port is known only once it listens). */
+  http: HttpEndpoint;
+  /** Heartbeat and retry timing of the SSE streams. */
+  sse: SseSettings;
 }
 
 /** What an area's create() hands back to the core. */
@@ -32,6 +54,14 @@ export interface AreaParts<Facade> {
   facade: Facade;
   /** Route plugins, registered under /api/v1 after the audit hook. */
   routes: readonly FastifyPluginAsync[];
+  /** API plugins registered under /api/v1 before any area's routes (hooks that must see every route: the audit hook). */
+  hooks?: readonly FastifyPluginAsync[];
+  /** Plugins registered at the HTTP root, outside /api/v1 (/metrics, /boot/). */
+  rootRoutes?: readonly FastifyPluginAsync[];
+  /** The API's authenticator; exactly one area (auth) contributes it. */
+  authenticator?: Authenticator;
+  /** Request guards run before authentication (the Host and CSRF guards). */
+  guards?: readonly RequestGuard[];
   /** Network servers the service manager owns, registered after the core's own (HTTP first). */
   services: readonly ManagedService[];
   /** Background work besides the managed services; run once the auto-start services are up. */
@@ -77,6 +107,25 @@ export class Areas {
 
   routes(): FastifyPluginAsync[] {
     return [...this.created.values()].flatMap((parts) => parts.routes);
+  }
+
+  hooks(): FastifyPluginAsync[] {
+    return [...this.created.values()].flatMap((parts) => parts.hooks ?? []);
+  }
+
+  rootRoutes(): FastifyPluginAsync[] {
+    return [...this.created.values()].flatMap((parts) => parts.rootRoutes ?? []);
+  }
+
+  guards(): RequestGuard[] {
+    return [...this.created.values()].flatMap((parts) => parts.guards ?? []);
+  }
+
+  /** The one contributed authenticator, or null when no area contributes one; two are a wiring mistake. */
+  authenticator(): Authenticator | null {
+    const found = [...this.created.entries()].filter(([, parts]) => parts.authenticator);
+    if (found.length > 1) throw new Error(`area list: ${found.map(([name]) => name).join(' and ')} both contribute an authenticator`);
+    return found[0]?.[1].authenticator ?? null;
   }
 
   services(): ManagedService[] {

@@ -1,5 +1,8 @@
 export type QueryValue = string | number | boolean | null | undefined;
 
+/** A list request's page, size, q, sort and filters (the API's list query). */
+export type ListParams = Record<string, QueryValue>;
+
 /**
  * `path?k=v&…` from the parameters that carry a value: undefined, null and ''
  * are left out, so an empty filter means "no filter" rather than "equals ''"

@@ -1,11 +1,19 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import type { ApiClient, ListResult } from '../api/api-client.js';
-import { withQuery, type QueryValue } from '../api/query-string.js';
+import { createApi, type Api } from '../api/clients/index.js';
+import { withQuery, type ListParams, type QueryValue } from '../api/query-string.js';
 import { useAppState } from '../app-state.js';
 import { notifyError, notifySuccess } from '../components/notify.js';
 
 export function useApiClient(): ApiClient {
   return useAppState().client;
+}
+
+/** The typed per-area API over this UI's client (api/clients/). */
+export function useApi(): Api {
+  const client = useApiClient();
+  return useMemo(() => createApi(client), [client]);
 }
 
 type ExtraQueryOptions<T> = Omit<UseQueryOptions<T, Error, T, QueryKey>, 'queryKey' | 'queryFn'>;
@@ -33,6 +41,33 @@ export function useApiList<T>(key: QueryKey, path: string, params: Record<string
     queryFn: () => client.list<T>(withQuery(path, params)),
     placeholderData: keepPreviousData,
   });
+}
+
+/** A read through the typed API cached under `key`; `read: null` waits (disabled query). */
+export function useApiQuery<T>(key: QueryKey, read: ((api: Api) => Promise<T>) | null, options: ExtraQueryOptions<T> = {}) {
+  const api = useApi();
+  return useQuery<T, Error, T, QueryKey>({
+    queryKey: key,
+    queryFn: () => (read as (api: Api) => Promise<T>)(api),
+    enabled: read !== null && (options.enabled ?? true),
+    ...options,
+  });
+}
+
+/** A server-side paged list through the typed API; like useApiList, `params` go into the cache key. */
+export function useApiPage<T>(key: QueryKey, params: ListParams, list: (api: Api, params: ListParams) => Promise<ListResult<T>>) {
+  const api = useApi();
+  return useQuery<ListResult<T>, Error>({
+    queryKey: [...key, params],
+    queryFn: () => list(api, params),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A write through the typed API with cache invalidation and notifications (see useApiMutation). */
+export function useApiAction<TVars, TResult = unknown>(run: (api: Api, vars: TVars) => Promise<TResult>, options: ApiMutationOptions<TResult, TVars> = {}) {
+  const api = useApi();
+  return useApiMutation<TVars, TResult>((_client, vars) => run(api, vars), options);
 }
 
 export interface ApiMutationOptions<TResult, TVars> {

@@ -1,7 +1,6 @@
 import { DNS_RECORD_TYPES, type DnsRecord } from '@contracts/dns';
 import { Badge, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { segment } from '../../api/query-string.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
@@ -9,7 +8,7 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { filterOptions, TableToolbar } from '../../components/kit/index.js';
 import { ServerTable, type Column } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
-import { useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { DnsRecordDialog } from './DnsRecordDialog.js';
 import { DnsSettingsCard } from './DnsSettingsForm.js';
@@ -35,12 +34,12 @@ const COLUMNS: Column<DnsRecord>[] = [
 
 function RecordsCard() {
   const table = useTableParams({ defaultSort: 'name', filters: ['type', 'enabled'] as const });
-  const query = useApiList<DnsRecord>(keys.dnsRecords, '/dns/records', table.apiParams);
+  const query = useApiPage(keys.dnsRecords, table.apiParams, (api, params) => api.dns.records.list(params));
   const canEdit = useCan('operator');
   const confirm = useConfirm();
   const [editing, setEditing] = useState<DnsRecord | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
-  const remove = useApiMutation((client, record: DnsRecord) => client.delete<DnsRecord>(`/dns/records/${segment(record.id)}`), {
+  const remove = useApiAction((api, record: DnsRecord) => api.dns.records.remove(record.id), {
     invalidate: [keys.dnsRecords],
     success: (record) => `Record ${record.name} ${record.type} deleted.`,
   });

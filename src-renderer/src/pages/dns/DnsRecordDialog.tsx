@@ -14,9 +14,8 @@ import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Switch, Textar
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { Value } from 'typebox/value';
-import { segment } from '../../api/query-string.js';
 import { applyServerErrors } from '../../components/form-errors.js';
-import { useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { isHostname, isIPv4, isIPv6, isNetworkCidr } from '../../validators.js';
 
@@ -104,8 +103,8 @@ export function DnsRecordDialog({ opened, record, onClose }: { opened: boolean; 
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, record]);
 
-  const save = useApiMutation(
-    (client, body: DnsRecordInput) => (record ? client.put<DnsRecord>(`/dns/records/${segment(record.id)}`, body) : client.post<DnsRecord>('/dns/records', body)),
+  const save = useApiAction(
+    (api, body: DnsRecordInput) => (record ? api.dns.records.update(record.id, body) : api.dns.records.create(body)),
     { invalidate: [keys.dnsRecords], notifyErrors: false, success: (saved) => `Record ${saved.name} ${saved.type} ${record ? 'saved' : 'created'}.` },
   );
 

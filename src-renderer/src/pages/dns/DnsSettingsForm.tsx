@@ -1,4 +1,4 @@
-import { DnsSettingsSchema, type DnsSettings } from '@contracts/dns';
+import { DnsSettingsSchema, type DnsSettings, type DnsSettingsPatch } from '@contracts/dns';
 import { ActionIcon, Alert, Button, Card, Group, NumberInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
@@ -8,7 +8,7 @@ import { useCan } from '../../app-state.js';
 import { fieldPath } from '../../components/form-errors.js';
 import { SettingsSaveBar } from '../../components/kit/index.js';
 import { QueryState } from '../../components/QueryState.js';
-import { useApiGet, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { splitUpstream, upstreamEntryProblem } from '../../validators.js';
 
@@ -60,7 +60,7 @@ function SettingsForm({ settings }: { settings: DnsSettings }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings]);
 
-  const save = useApiMutation((client, body: Partial<DnsSettings>) => client.put<DnsSettings>('/services/dns', body), {
+  const save = useApiAction((api, body: DnsSettingsPatch) => api.dns.settings.update(body), {
     invalidate: [keys.dnsSettings, keys.services, keys.status],
     notifyErrors: false,
     success: 'DNS settings saved.',
@@ -180,7 +180,7 @@ function SettingsForm({ settings }: { settings: DnsSettings }) {
 
 /** GET/PUT /services/dns. */
 export function DnsSettingsCard() {
-  const query = useApiGet<DnsSettings>(keys.dnsSettings, '/services/dns');
+  const query = useApiQuery(keys.dnsSettings, (api) => api.dns.settings.get());
   return (
     <Card withBorder component="section" aria-labelledby="dns-settings-title">
       <Title order={2} size="h4" id="dns-settings-title" mb="sm">
