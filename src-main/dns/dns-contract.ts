@@ -1,8 +1,9 @@
 import { Type, type Static } from 'typebox';
+import { nullable } from '../core/http-kit/common-contract.js';
 
 /*
  * The DNS API's contract: the TypeBox schemas and constants of /api/v1/dns/*
- * and /api/v1/services/dns. It imports nothing but typebox (a test checks it)
+ * and /api/v1/services/dns. It imports nothing but typebox and other contracts (a test checks it)
  * so the renderer can import it too (alias @contracts/dns): the record types,
  * limits and shapes are written once for the server, the API document and
  * the UI.
@@ -23,10 +24,6 @@ export const MAX_PRIORITY = 65_535;
 /** Every record travels to the DNS worker on each change; this keeps that cheap. */
 export const MAX_RECORDS = 20_000;
 
-/** `{"type": [T, "null"]}`: one clear validation error instead of one per anyOf branch. */
-function nullable<T>(type: 'string' | 'integer', options: Record<string, unknown> = {}) {
-  return Type.Unsafe<T | null>({ type: [type, 'null'], ...options });
-}
 
 export const DnsRecordTypeSchema = Type.Enum([...DNS_RECORD_TYPES], { description: 'A, AAAA, CNAME, TXT or MX' });
 
