@@ -144,6 +144,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<ApiApp> {
   });
 
   await app.register(fastifySwagger, {
+    // Shared schemas are named by their $id (components/schemas/DnsRecord), not by the order the routes
+    // that use them were registered in (def-13): names stay stable when areas are added or reordered.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `def-${index}`),
+    },
     openapi: {
       openapi: '3.1.0',
       info: {

@@ -16,6 +16,7 @@ function toOpenApiPath(url: string): string {
 
 interface OpenApiDocument {
   openapi: string;
+  components?: { schemas?: Record<string, unknown> };
   paths: Record<string, Record<string, { responses?: Record<string, unknown>; security?: unknown[] }>>;
 }
 
@@ -50,5 +51,12 @@ describe('OpenAPI document', () => {
         expect(Object.keys(operation.responses ?? {}), `${method} ${route}`).toEqual(expect.arrayContaining(['4XX', '5XX']));
       }
     }
+  });
+
+  it('names shared schemas by their $id, independent of route order', async () => {
+    const doc = (await t.core.http.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json<OpenApiDocument>();
+    const names = Object.keys(doc.components?.schemas ?? {});
+    expect(names).toEqual(expect.arrayContaining(['DnsRecord', 'Host', 'Profile', 'Lease', 'BmcConfig']));
+    expect(names.filter((name) => /^def-\d+$/.test(name))).toEqual([]);
   });
 });
