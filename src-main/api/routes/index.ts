@@ -5,7 +5,6 @@ import { accessRoutes } from './access.js';
 import { auditLogRoutes } from './audit-logs.js';
 import { authRoutes } from './auth.js';
 import { bmcRoutes } from './bmc.js';
-import { bootloaderRoutes } from './bootloader.js';
 import { dhcpReservationRoutes } from './dhcp-reservations.js';
 import { dhcpSettingsRoutes } from './dhcp-settings.js';
 import { eventRoutes } from './events.js';
@@ -57,7 +56,6 @@ export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
   dhcpReservationRoutes,
   accessRoutes,
   tftpSettingsRoutes,
-  bootloaderRoutes,
   hostRoutes,
   profileRoutes,
   ipxeScriptRoutes,

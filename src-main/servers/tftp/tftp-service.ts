@@ -1,5 +1,5 @@
 import type { BootFiles } from '../../boot-files/boot-files.js';
-import type { Bootloaders } from '../../bootloaders/bootloaders.js';
+import type { Bootloaders } from '../../boot-files/bootloaders.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { EventLog } from '../../events/event-log.js';
