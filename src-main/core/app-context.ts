@@ -5,7 +5,7 @@ import type { HostService } from '../hosts/host-service.js';
 import type { ProfileService } from '../profiles/profile-service.js';
 import type { BootFiles } from '../boot-files/boot-files.js';
 import type { Bootloaders } from '../boot-files/bootloaders.js';
-import type { TftpSettings } from '../servers/tftp/tftp-settings.js';
+import type { TftpSettings } from '../tftp/tftp-settings.js';
 import type { ServedRoots } from '../settings/served-roots.js';
 import type { AppConfig } from './config.js';
 import type { LogSink, Logger } from './logger.js';

@@ -16,9 +16,8 @@ import { DEFAULT_SSE_SETTINGS, type SseSettings } from './http-kit/sse-settings.
 import { IpcBridge } from '../ipc/ipc-bridge.js';
 import { createStreamHub, type StreamHub } from '../ipc/stream-hub.js';
 import { HttpService } from '../servers/http/http-service.js';
-import { TftpService, type TftpThreading } from '../servers/tftp/tftp-service.js';
 import { ServedRoots } from '../settings/served-roots.js';
-import { TftpSettings } from '../servers/tftp/tftp-settings.js';
+import { tftpArea, type TftpThreading } from '../tftp/index.js';
 import { ServiceManager } from '../services/service-manager.js';
 import { dnsArea } from '../dns/index.js';
 import { Store } from '../store/store.js';
@@ -183,13 +182,13 @@ export class AppCore {
     const dnsModule = dnsArea(options.dnsWorkers ? { workers: options.dnsWorkers } : {});
     // The archmap comes from DHCP, which is not in the list yet (then boot-files needs 'dhcp').
     const bootFilesModule = bootFilesArea({ archmap: () => dhcp.archmap.entries(), ...(options.bootloaderDir ? { bootloaderDir: options.bootloaderDir } : {}) });
-    const areaList: readonly AreaModule[] = [dnsModule, bootFilesModule];
+    const tftpModule = tftpArea(options.tftpThreading ? { threading: options.tftpThreading } : {});
+    const areaList: readonly AreaModule[] = [dnsModule, bootFilesModule, tftpModule];
     const kernel: Kernel = { config, build, startedAt, store, events, audit, logs, log, settings, servedRoots, network, metrics, services, http: httpEndpoint, sse };
     const areas = await Areas.create(areaList, kernel);
     const dns = areas.facade(dnsModule);
     const { files: bootFiles, bootloaders } = areas.facade(bootFilesModule);
-    const tftpSettings = new TftpSettings(store, bootFiles.root, servedRoots);
-    bootloaders.addRoots(() => [tftpSettings.root()]);
+    const { settings: tftpSettings } = areas.facade(tftpModule);
     // Hosts and active leases with a hostname answer in DNS as <hostname>.<local_domain> (explicit records win).
     // Explicit here while hosts and DHCP are outside the area list; as areas they will need 'dns' and add their source in create().
     dns.addNameSource(hostNameSource(boot.hosts));
@@ -257,13 +256,6 @@ export class AppCore {
         },
       }),
     );
-    services.register(
-      new TftpService({ settings: tftpSettings, bootFiles, bootloaders, network, events, metrics, log, ...(options.tftpThreading ? { threading: options.tftpThreading } : {}) }),
-    );
-    // A root that was allowed a moment ago must stop being served now, not at the next restart: the restart re-checks it (and fails).
-    servedRoots.onChange(async () => {
-      if (services.get('tftp').state === 'running' && !(await servedRoots.check(tftpSettings.root())).ok) await services.reload('tftp');
-    });
     // After the hand-wired ones: the order of GET /services and of auto-start.
     for (const service of areas.services()) services.register(service);
     return new AppCore(kernel, ctx, http, httpService, new IpcBridge(http, ipcSecret), areas, options.autoStartServices ?? true);

@@ -20,7 +20,6 @@ import { servedRootsRoutes } from '../../settings/served-roots-routes.js';
 import { serviceRoutes } from './services.js';
 import { settingsRoutes } from './settings.js';
 import { statusRoutes } from './status.js';
-import { tftpSettingsRoutes } from './tftp-settings.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './users.js';
 import { versionRoutes } from './version.js';
@@ -55,7 +54,6 @@ export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
   leaseRoutes,
   dhcpReservationRoutes,
   accessRoutes,
-  tftpSettingsRoutes,
   hostRoutes,
   profileRoutes,
   ipxeScriptRoutes,
