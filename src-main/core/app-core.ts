@@ -15,7 +15,7 @@ import { AuditLog } from '../audit/audit-log.js';
 import { DEFAULT_SSE_SETTINGS, type SseSettings } from './http-kit/sse-settings.js';
 import { IpcBridge } from '../ipc/ipc-bridge.js';
 import { createStreamHub, type StreamHub } from '../ipc/stream-hub.js';
-import { HttpService } from '../servers/http/http-service.js';
+import { HttpService } from '../api/http-service.js';
 import { ServedRoots } from '../settings/served-roots.js';
 import { tftpArea, type TftpThreading } from '../tftp/index.js';
 import { ServiceManager } from '../services/service-manager.js';
