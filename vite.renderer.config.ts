@@ -12,6 +12,8 @@ const root = path.dirname(fileURLToPath(import.meta.url));
  */
 export const RENDERER_ALIASES = {
   '@contracts/dns': path.join(root, 'src-main', 'dns', 'dns-contract.ts'),
+  '@contracts/boot-files': path.join(root, 'src-main', 'boot-files', 'boot-files-contract.ts'),
+  '@contracts/tftp': path.join(root, 'src-main', 'tftp', 'tftp-contract.ts'),
 };
 
 /**

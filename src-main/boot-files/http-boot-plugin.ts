@@ -1,9 +1,12 @@
 import { close as closeFile, createReadStream, fstat as fstatCallback, open as openCallback } from 'node:fs';
 import { promisify } from 'node:util';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../core/app-context.js';
 import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { EventLog } from '../events/event-log.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { unmapIpv4 } from '../network/ip-math.js';
+import type { BootFiles } from './boot-files.js';
 import { parseRange, type ByteRange } from './byte-range.js';
 import { contentTypeFor } from './content-type.js';
 import { SendfileReplier, type SendfileSettings } from './sendfile-reply.js';
@@ -19,6 +22,14 @@ const STREAM_CHUNK_BYTES = 256 * 1024;
 
 type BootRequest = FastifyRequest<{ Params: { '*': string } }>;
 
+/** What /boot/ needs: the boot files to look paths up in, and the ground services it reports to. */
+export interface HttpBootDeps {
+  bootFiles: Pick<BootFiles, 'lookup'>;
+  metrics: Metrics;
+  events: EventLog;
+  log: Logger;
+}
+
 export interface HttpBootOptions {
   /** The sendfile(2) path for file bodies (tests shorten its idle timeout or turn it off). */
   sendfile?: SendfileSettings;
@@ -32,13 +43,13 @@ export interface HttpBootOptions {
  * sendfile(2) on plain TCP where the native addon runs (sendfile-reply.ts),
  * else as a read stream through Node.
  */
-export function httpBootPlugin(ctx: AppContext, options: HttpBootOptions = {}): FastifyPluginAsync {
-  const responses = ctx.metrics.counter({
+export function httpBootPlugin(deps: HttpBootDeps, options: HttpBootOptions = {}): FastifyPluginAsync {
+  const responses = deps.metrics.counter({
     name: 'bootwright_http_boot_responses_total',
     help: 'Responses under /boot/ by status code.',
     labelNames: ['status'] as const,
   });
-  const log = ctx.log.scope('http-boot');
+  const log = deps.log.scope('http-boot');
   const sendfile = new SendfileReplier(log, options.sendfile);
 
   return async (app) => {
@@ -46,17 +57,17 @@ export function httpBootPlugin(ctx: AppContext, options: HttpBootOptions = {}): 
       if (request.url.startsWith(BOOT_PREFIX)) responses.inc({ status: String(reply.statusCode) });
     });
     const options = { config: { access: 'public' as const }, schema: { hide: true }, exposeHeadRoute: false };
-    app.get<{ Params: { '*': string } }>(`${BOOT_PREFIX}*`, options, (request, reply) => serve(ctx, log, sendfile, request, reply, false));
-    app.head<{ Params: { '*': string } }>(`${BOOT_PREFIX}*`, options, (request, reply) => serve(ctx, log, sendfile, request, reply, true));
+    app.get<{ Params: { '*': string } }>(`${BOOT_PREFIX}*`, options, (request, reply) => serve(deps, log, sendfile, request, reply, false));
+    app.head<{ Params: { '*': string } }>(`${BOOT_PREFIX}*`, options, (request, reply) => serve(deps, log, sendfile, request, reply, true));
   };
 }
 
-async function serve(ctx: AppContext, log: AppContext['log'], sendfile: SendfileReplier, request: BootRequest, reply: FastifyReply, head: boolean) {
+async function serve(deps: HttpBootDeps, log: Logger, sendfile: SendfileReplier, request: BootRequest, reply: FastifyReply, head: boolean) {
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
   const client = { ip: unmapIpv4(request.ip), protocol: 'http' as const, query: new URLSearchParams(query) };
   let found;
   try {
-    found = await ctx.bootFiles.lookup(request.params['*'], client);
+    found = await deps.bootFiles.lookup(request.params['*'], client);
   } catch (err) {
     log.error(`boot file ${request.params['*']} for ${client.ip} failed: ${errorMessage(err)}`);
     return reply.code(500).type('text/plain').send('boot file could not be generated\n');
@@ -107,7 +118,7 @@ async function serve(ctx: AppContext, log: AppContext['log'], sendfile: Sendfile
     handedOver = true;
     const socket = request.raw.socket;
     const native = sendfile.usable(socket);
-    reportTransfer(ctx, reply, { ip: client.ip, file: found.path, bytes: length, range: range !== null, method: native ? 'sendfile' : 'stream' });
+    reportTransfer(deps.events, reply, { ip: client.ip, file: found.path, bytes: length, range: range !== null, method: native ? 'sendfile' : 'stream' });
     if (native) {
       // Hijacked: fastify ignores what the handler returns; the transfer runs on after it.
       void sendfile.send(reply, socket, fd, start, length);
@@ -127,7 +138,7 @@ async function serve(ctx: AppContext, log: AppContext['log'], sendfile: Sendfile
  * arrived whole). Only when someone listens or the log keeps events: always.
  */
 function reportTransfer(
-  ctx: AppContext,
+  events: EventLog,
   reply: FastifyReply,
   transfer: { ip: string; file: string; bytes: number; range: boolean; method: 'sendfile' | 'stream' },
 ): void {
@@ -136,7 +147,7 @@ function reportTransfer(
   let finished = false;
   res.once('finish', () => {
     finished = true;
-    ctx.events.emit({
+    events.emit({
       kind: 'http.transfer.completed',
       ip: transfer.ip,
       message: `${transfer.ip} received ${transfer.file} over HTTP (${transfer.bytes} bytes)`,
@@ -145,7 +156,7 @@ function reportTransfer(
   });
   res.once('close', () => {
     if (finished) return;
-    ctx.events.emit({
+    events.emit({
       kind: 'http.transfer.failed',
       level: 'warn',
       ip: transfer.ip,

@@ -5,10 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { buildHttpApp, type ApiApp } from '../api/http-app.js';
 import { API_ROUTE_PLUGINS, AREA_ROUTES_AT } from '../api/routes/index.js';
 import { AuthService, type AuthServiceOptions } from '../auth/auth-service.js';
-import { BootFiles } from '../boot-files/boot-files.js';
-import { httpBootPlugin } from '../boot-files/http-boot-plugin.js';
-import { archmapFileRefs } from '../bootloaders/archmap-refs.js';
-import { Bootloaders, defaultBootloaderDir } from '../bootloaders/bootloaders.js';
+import { bootFilesArea } from '../boot-files/index.js';
 import { bootScriptProvider, createBootArea } from '../boot-scripts/index.js';
 import { createDhcpArea, leaseNameSource } from '../dhcp/index.js';
 import { hostNameSource } from '../hosts/index.js';
@@ -18,10 +15,9 @@ import { AuditLog } from '../audit/audit-log.js';
 import { DEFAULT_SSE_SETTINGS, type SseSettings } from './http-kit/sse-settings.js';
 import { IpcBridge } from '../ipc/ipc-bridge.js';
 import { createStreamHub, type StreamHub } from '../ipc/stream-hub.js';
-import { HttpService } from '../servers/http/http-service.js';
-import { TftpService, type TftpThreading } from '../servers/tftp/tftp-service.js';
+import { HttpService } from '../api/http-service.js';
 import { ServedRoots } from '../settings/served-roots.js';
-import { TftpSettings } from '../servers/tftp/tftp-settings.js';
+import { tftpArea, type TftpThreading } from '../tftp/index.js';
 import { ServiceManager } from '../services/service-manager.js';
 import { dnsArea } from '../dns/index.js';
 import { Store } from '../store/store.js';
@@ -180,22 +176,19 @@ export class AppCore {
     });
     // general.allowed_hosts feeds the Host guard; IPv6 literals go in brackets, as in a Host header.
     auth.hosts.addSource(() => settings.general().allowed_hosts.map((host) => (host.includes(':') ? `[${host}]` : host)));
-    const bootFiles = new BootFiles({ root: path.join(config.dataDir, 'boot'), checkRoot: (root) => servedRoots.check(root) });
-    const tftpSettings = new TftpSettings(store, bootFiles.root, servedRoots);
-    const bootloaders = await Bootloaders.open({
-      sourceDir: options.bootloaderDir ?? defaultBootloaderDir(),
-      roots: () => [bootFiles.root, tftpSettings.root()],
-      log,
-    });
-    bootloaders.setArchmapSource(() => archmapFileRefs(dhcp.archmap.entries()));
     // The area list (docs/architecture.md, "Area folders"): each area folder exports one module; they are created in
     // this order, and their routes and services registered below. DNS is the pilot; the other areas are still wired
     // by hand in this function and move into the list area by area.
     const dnsModule = dnsArea(options.dnsWorkers ? { workers: options.dnsWorkers } : {});
-    const areaList: readonly AreaModule[] = [dnsModule];
+    // The archmap comes from DHCP, which is not in the list yet (then boot-files needs 'dhcp').
+    const bootFilesModule = bootFilesArea({ archmap: () => dhcp.archmap.entries(), ...(options.bootloaderDir ? { bootloaderDir: options.bootloaderDir } : {}) });
+    const tftpModule = tftpArea(options.tftpThreading ? { threading: options.tftpThreading } : {});
+    const areaList: readonly AreaModule[] = [dnsModule, bootFilesModule, tftpModule];
     const kernel: Kernel = { config, build, startedAt, store, events, audit, logs, log, settings, servedRoots, network, metrics, services, http: httpEndpoint, sse };
     const areas = await Areas.create(areaList, kernel);
     const dns = areas.facade(dnsModule);
+    const { files: bootFiles, bootloaders } = areas.facade(bootFilesModule);
+    const { settings: tftpSettings } = areas.facade(tftpModule);
     // Hosts and active leases with a hostname answer in DNS as <hostname>.<local_domain> (explicit records win).
     // Explicit here while hosts and DHCP are outside the area list; as areas they will need 'dns' and add their source in create().
     dns.addNameSource(hostNameSource(boot.hosts));
@@ -245,7 +238,7 @@ export class AppCore {
       rendererDir,
       apiPlugins: [...apiPlugins, ...(options.extraApiPlugins ?? [])],
       guards: [...auth.guards, ...areas.guards(), ...(options.guards ?? [])],
-      rootPlugins: [httpMetricsPlugin(metrics), rootMetricsRoutes(ctx), httpBootPlugin(ctx), ...areas.rootRoutes()],
+      rootPlugins: [httpMetricsPlugin(metrics), rootMetricsRoutes(ctx), ...areas.rootRoutes()],
       https,
       version: ctx.build.version,
     });
@@ -263,13 +256,6 @@ export class AppCore {
         },
       }),
     );
-    services.register(
-      new TftpService({ settings: tftpSettings, bootFiles, bootloaders, network, events, metrics, log, ...(options.tftpThreading ? { threading: options.tftpThreading } : {}) }),
-    );
-    // A root that was allowed a moment ago must stop being served now, not at the next restart: the restart re-checks it (and fails).
-    servedRoots.onChange(async () => {
-      if (services.get('tftp').state === 'running' && !(await servedRoots.check(tftpSettings.root())).ok) await services.reload('tftp');
-    });
     // After the hand-wired ones: the order of GET /services and of auto-start.
     for (const service of areas.services()) services.register(service);
     return new AppCore(kernel, ctx, http, httpService, new IpcBridge(http, ipcSecret), areas, options.autoStartServices ?? true);
@@ -277,15 +263,8 @@ export class AppCore {
 
   /** Starts HTTP (always) and every service with auto-start on. */
   async start(): Promise<void> {
-    // Missing bundled boot loaders are copied into the boot (and TFTP) root before anything serves them.
-    const bootRoot = await this.ctx.bootFiles.ensureRoot();
-    if (!bootRoot.ok) {
-      const message = `HTTP boot refuses every file: boot root ${this.ctx.bootFiles.root} is refused: ${bootRoot.problem}`;
-      this.ctx.log.error(message);
-      this.ctx.events.emit({ kind: 'service.failed', level: 'error', message, detail: { service: 'http-boot', error: bootRoot.problem } });
-    }
-    // Only into the boot root (when accepted): the TFTP service installs into its own root after checking it.
-    await this.ctx.bootloaders.installMissing(bootRoot.ok ? [bootRoot.real] : []);
+    // Before anything serves: e.g. boot-files creates and checks the boot root and copies missing bundled boot loaders into it.
+    await this.areas.prepare();
     await this.ctx.services.start('http');
     const status = this.ctx.services.get('http');
     if (status.state !== 'running') throw new Error(status.last_error ?? 'http service failed to start');

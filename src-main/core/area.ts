@@ -64,6 +64,8 @@ export interface AreaParts<Facade> {
   guards?: readonly RequestGuard[];
   /** Network servers the service manager owns, registered after the core's own (HTTP first). */
   services: readonly ManagedService[];
+  /** Work that must be done before anything serves (HTTP starts after it): creating and checking a served root. */
+  prepare?(): Promise<void>;
   /** Background work besides the managed services; run once the auto-start services are up. */
   start?(): Promise<void>;
   /** Stops what start() began; called before the services stop. */
@@ -130,6 +132,11 @@ export class Areas {
 
   services(): ManagedService[] {
     return [...this.created.values()].flatMap((parts) => parts.services);
+  }
+
+  /** Runs every area's prepare() in list order; the core calls it before the HTTP service starts. */
+  async prepare(): Promise<void> {
+    for (const parts of this.created.values()) await parts.prepare?.();
   }
 
   async start(): Promise<void> {

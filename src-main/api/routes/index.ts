@@ -5,7 +5,6 @@ import { accessRoutes } from './access.js';
 import { auditLogRoutes } from './audit-logs.js';
 import { authRoutes } from './auth.js';
 import { bmcRoutes } from './bmc.js';
-import { bootloaderRoutes } from './bootloader.js';
 import { dhcpReservationRoutes } from './dhcp-reservations.js';
 import { dhcpSettingsRoutes } from './dhcp-settings.js';
 import { eventRoutes } from './events.js';
@@ -21,7 +20,6 @@ import { servedRootsRoutes } from '../../settings/served-roots-routes.js';
 import { serviceRoutes } from './services.js';
 import { settingsRoutes } from './settings.js';
 import { statusRoutes } from './status.js';
-import { tftpSettingsRoutes } from './tftp-settings.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './users.js';
 import { versionRoutes } from './version.js';
@@ -56,8 +54,6 @@ export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
   leaseRoutes,
   dhcpReservationRoutes,
   accessRoutes,
-  tftpSettingsRoutes,
-  bootloaderRoutes,
   hostRoutes,
   profileRoutes,
   ipxeScriptRoutes,

@@ -116,7 +116,7 @@ async function openDescriptors(): Promise<number> {
 /** A server with the boot plugin alone, on the test core's boot root, with the sendfile settings a test needs. */
 async function pluginServer(options: HttpBootOptions): Promise<{ app: FastifyInstance; base: string }> {
   const app = Fastify({ logger: false, forceCloseConnections: true });
-  await app.register(httpBootPlugin(t.core.ctx, options));
+  await app.register(httpBootPlugin({ bootFiles: t.core.ctx.bootFiles, metrics: t.core.ctx.metrics, events: t.core.ctx.events, log: t.core.ctx.log }, options));
   await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/boot` };
 }

@@ -1,5 +1,5 @@
 import dgram from 'node:dgram';
-import { decode, encode, type TftpPacket } from '../../../src-main/servers/tftp/tftp-codec.js';
+import { decode, encode, type TftpPacket } from '../../../src-main/tftp/server/tftp-codec.js';
 
 /** Knobs that make the client misbehave the way real networks and clients do. */
 export interface ClientBehaviour {

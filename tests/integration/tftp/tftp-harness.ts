@@ -2,7 +2,7 @@ import dgram from 'node:dgram';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Nic } from '../../../src-main/network/nic.js';
-import type { TftpThreading } from '../../../src-main/servers/tftp/tftp-service.js';
+import type { TftpThreading } from '../../../src-main/tftp/server/tftp-service.js';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
 
 /** A fake served interface carrying loopback addresses, so TFTP binds only to loopback. */

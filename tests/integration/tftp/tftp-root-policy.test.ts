@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../../src-main/core/http-kit/access.js';
-import { TFTP_DEFAULTS, type StoredTftpSettings } from '../../../src-main/servers/tftp/tftp-settings.js';
+import { TFTP_DEFAULTS, type StoredTftpSettings } from '../../../src-main/tftp/tftp-settings.js';
 import { bearerHeaders } from '../../helpers/auth.js';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
 import { tftpGet } from './tftp-client.js';

@@ -153,7 +153,7 @@ describe('TFTP refusals', () => {
   });
 
   it('refuses write requests (read-only) and unsupported modes', async () => {
-    const { encode, decode } = await import('../../../src-main/servers/tftp/tftp-codec.js');
+    const { encode, decode } = await import('../../../src-main/tftp/server/tftp-codec.js');
     const dgram = await import('node:dgram');
     const socket = dgram.createSocket('udp4');
     const reply = (packet: Parameters<typeof encode>[0]) =>
@@ -238,7 +238,7 @@ describe('TFTP under load', () => {
 
 describe('TFTP refusal flood', () => {
   it('records a flood of refused requests in the metric but only a bounded number as events', async () => {
-    const { encode } = await import('../../../src-main/servers/tftp/tftp-codec.js');
+    const { encode } = await import('../../../src-main/tftp/server/tftp-codec.js');
     const dgram = await import('node:dgram');
     const refusedTotal = async () => {
       const text = await t.core.ctx.metrics.prometheus();

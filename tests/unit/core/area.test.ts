@@ -15,6 +15,7 @@ function area(name: string, needs: string[], calls: string[]): AreaModule<string
         facade: { name, deps },
         routes: [async () => {}],
         services: [],
+        prepare: async () => void calls.push(`prepare ${name}`),
         start: async () => void calls.push(`start ${name}`),
         stop: async () => void calls.push(`stop ${name}`),
       };
@@ -33,13 +34,14 @@ describe('Areas', () => {
     expect(areas.routes()).toHaveLength(2);
   });
 
-  it('starts in list order and stops in reverse order', async () => {
+  it('prepares and starts in list order and stops in reverse order', async () => {
     const calls: string[] = [];
     const areas = await Areas.create([area('a', [], calls), area('b', ['a'], calls)], kernel);
     calls.length = 0;
+    await areas.prepare();
     await areas.start();
     await areas.stop();
-    expect(calls).toEqual(['start a', 'start b', 'stop b', 'stop a']);
+    expect(calls).toEqual(['prepare a', 'prepare b', 'start a', 'start b', 'stop b', 'stop a']);
   });
 
   it('refuses an area listed before an area it needs, and one listed twice', async () => {

@@ -34,7 +34,6 @@ const API_IMPORTERS: readonly { rule: string; matches: (file: string) => boolean
   { rule: 'an area\'s routes (<area>-routes.ts)', matches: (file) => file.endsWith('-routes.ts') },
   { rule: 'the IPC bridge, which injects into the route table', matches: (file) => file.startsWith('ipc/') },
   { rule: 'the desktop shell, which serves the web UI under the API\'s CSP', matches: (file) => file.startsWith('desktop/') },
-  { rule: 'the HTTP server, which listens for the app', matches: (file) => file.startsWith('servers/http/') },
 ];
 
 interface SourceImport {

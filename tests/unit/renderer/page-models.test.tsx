@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { BootloaderCheck } from '../../../src-renderer/src/api/models/boot.js';
+import type { BootloaderCheckReport } from '@contracts/boot-files';
 import type { DhcpSettings } from '../../../src-renderer/src/api/models/dhcp.js';
 import type { Profile } from '../../../src-renderer/src/api/models/profiles.js';
 import type { InterfacesView } from '../../../src-renderer/src/api/models/settings.js';
@@ -170,10 +170,10 @@ describe('dashboard', () => {
     detected_interfaces: [],
     resolved_addresses: served ? [{ interface: 'eth0', subnet: '10.0.0.0/24', address: '10.0.0.1', source: 'detected', served: true }] : [],
   });
-  const check = (errors: number, files = 1): BootloaderCheck => ({
+  const check = (errors: number, files = 1): BootloaderCheckReport => ({
     ok: errors === 0,
     checked_at: '2024-05-01T00:00:00Z',
-    files: Array.from({ length: files }, () => ({}) as BootloaderCheck['files'][number]),
+    files: Array.from({ length: files }, () => ({}) as BootloaderCheckReport['files'][number]),
     problems: Array.from({ length: errors }, () => ({ code: 'missing', severity: 'error' as const, message: 'ipxe.efi is missing', fix: 'restart', name: 'ipxe.efi', root: '/boot' })),
   });
 

@@ -1,5 +1,7 @@
 import type { ApiClient } from '../api-client.js';
+import { bootFilesClient } from './boot-files-client.js';
 import { dnsClient } from './dns-client.js';
+import { tftpClient } from './tftp-client.js';
 
 /**
  * The typed API of the UI: one client per area (`api.dns.records.list(params)`),
@@ -9,6 +11,8 @@ import { dnsClient } from './dns-client.js';
 export function createApi(client: ApiClient) {
   return {
     dns: dnsClient(client),
+    bootFiles: bootFilesClient(client),
+    tftp: tftpClient(client),
   };
 }
 

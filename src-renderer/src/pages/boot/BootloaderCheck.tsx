@@ -1,15 +1,15 @@
+import type { BootFileCheck, BootloaderCheckReport, BootloaderFile } from '@contracts/boot-files';
 import { Alert, Badge, Button, Card, Group, List, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { BootloaderCheck, BootloaderFile, CheckedFile, FileCheck } from '../../api/models/boot.js';
 import { useCan } from '../../app-state.js';
 import { Dim } from '../../components/Dim.js';
 import { QueryState } from '../../components/QueryState.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { formatBytes, formatDateTime } from '../../format.js';
-import { useApiGet, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
-function FileResult({ file }: { file: CheckedFile }) {
+function FileResult({ file }: { file: BootFileCheck }) {
   if (file.problems.length > 0) {
     return <StatusBadge value={file.problems.some((p) => p.severity === 'error') ? 'error' : 'warning'} label={file.problems.map((p) => p.code).join(', ')} />;
   }
@@ -17,7 +17,7 @@ function FileResult({ file }: { file: CheckedFile }) {
   return <StatusBadge value="ok" />;
 }
 
-function FileRows({ files }: { files: CheckedFile[] }) {
+function FileRows({ files }: { files: BootFileCheck[] }) {
   return (
     <Table.ScrollContainer minWidth={760}>
       <Table verticalSpacing="xs">
@@ -55,7 +55,7 @@ function FileRows({ files }: { files: CheckedFile[] }) {
   );
 }
 
-function CheckResult({ check }: { check: BootloaderCheck }) {
+function CheckResult({ check }: { check: BootloaderCheckReport }) {
   return (
     <Stack gap="sm">
       <Group gap="xs">
@@ -90,7 +90,7 @@ function CheckResult({ check }: { check: BootloaderCheck }) {
 
 function CheckOneFile() {
   const [name, setName] = useState('');
-  const check = useApiMutation((client, file: string) => client.post<FileCheck>('/bootloader/check-file', { name: file }), { errorTitle: 'The file could not be checked' });
+  const check = useApiAction((api, file: string) => api.bootFiles.bootloaders.checkFile({ name: file }), { errorTitle: 'The file could not be checked' });
   const problems = check.data?.results.flatMap((file) => file.problems.map((problem) => ({ root: file.root, ...problem }))) ?? [];
   return (
     <Stack gap="sm">
@@ -175,8 +175,8 @@ function BundledFiles({ files }: { files: BootloaderFile[] }) {
 
 /** GET /bootloader/check (problems with fixes), POST /bootloader/check-file, GET /bootloader/files. */
 export function BootloaderPanel() {
-  const check = useApiGet<BootloaderCheck>(keys.bootloaders, '/bootloader/check');
-  const files = useApiGet<BootloaderFile[]>([...keys.bootloaders, 'files'], '/bootloader/files');
+  const check = useApiQuery(keys.bootloaders, (api) => api.bootFiles.bootloaders.check());
+  const files = useApiQuery([...keys.bootloaders, 'files'], (api) => api.bootFiles.bootloaders.files());
   const canCheckFile = useCan('operator');
   return (
     <Stack gap="md">

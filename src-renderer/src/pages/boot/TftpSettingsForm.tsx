@@ -1,12 +1,13 @@
+import { TFTP_SETTING_LIMITS, TftpSettingsViewSchema, type TftpSettingsUpdate, type TftpSettingsView } from '@contracts/tftp';
 import { Card, NumberInput, SimpleGrid, Stack, Switch, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
-import type { TftpSettings } from '../../api/models/boot.js';
+import { Value } from 'typebox/value';
 import { useCan } from '../../app-state.js';
 import { applyServerErrors } from '../../components/form-errors.js';
 import { FormError, SettingsSaveBar } from '../../components/kit/index.js';
 import { QueryState } from '../../components/QueryState.js';
-import { useApiGet, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 type Numeric = number | string;
@@ -20,21 +21,29 @@ interface FormValues {
   retries: Numeric;
 }
 
-const between = (min: number, max: number) => (value: Numeric) =>
-  value !== '' && Number.isInteger(Number(value)) && Number(value) >= min && Number(value) <= max ? null : `An integer ${min}–${max}`;
+type LimitedField = keyof typeof TFTP_SETTING_LIMITS;
 
-function Form({ settings }: { settings: TftpSettings }) {
+/** The contract's rule for a numeric field (an integer in its range). */
+const checkField = (field: LimitedField) => (value: Numeric) =>
+  value !== '' && Value.Check(TftpSettingsViewSchema.properties[field], Number(value))
+    ? null
+    : `An integer ${TFTP_SETTING_LIMITS[field].min}–${TFTP_SETTING_LIMITS[field].max}`;
+
+/** The min/max props of a numeric input, from the contract's limits. */
+const range = (field: LimitedField) => ({ min: TFTP_SETTING_LIMITS[field].min, max: TFTP_SETTING_LIMITS[field].max });
+
+function Form({ settings }: { settings: TftpSettingsView }) {
   const readOnly = !useCan('operator');
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<FormValues>({
     initialValues: settings,
     validate: {
-      port: between(1, 65535),
+      port: checkField('port'),
       root: (value) => (value.trim() === '' || value.trim().startsWith('/') || /^[A-Za-z]:[\\/]/.test(value.trim()) ? null : 'An absolute path (empty: the boot root)'),
-      max_blksize: between(512, 65464),
-      max_windowsize: between(1, 64),
-      timeout: between(1, 255),
-      retries: between(1, 20),
+      max_blksize: checkField('max_blksize'),
+      max_windowsize: checkField('max_windowsize'),
+      timeout: checkField('timeout'),
+      retries: checkField('retries'),
     },
   });
   useEffect(() => {
@@ -44,7 +53,7 @@ function Form({ settings }: { settings: TftpSettings }) {
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings]);
-  const save = useApiMutation((client, body: object) => client.put<TftpSettings>('/services/tftp', body), {
+  const save = useApiAction((api, body: TftpSettingsUpdate) => api.tftp.settings.update(body), {
     invalidate: [keys.tftp, keys.services, keys.status],
     notifyErrors: false,
     success: 'TFTP settings saved.',
@@ -77,12 +86,12 @@ function Form({ settings }: { settings: TftpSettings }) {
         <FormError message={formError} />
         <Switch label="TFTP server enabled" description="Its auto-start flag: on starts it, off stops it" disabled={readOnly} {...form.getInputProps('enabled', { type: 'checkbox' })} />
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
-          <NumberInput label="UDP port" min={1} max={65535} allowDecimal={false} disabled={readOnly} {...form.getInputProps('port')} />
+          <NumberInput label="UDP port" {...range('port')} allowDecimal={false} disabled={readOnly} {...form.getInputProps('port')} />
           <TextInput label="Root directory" description="Admin only to change; a folder inside an allowed root; empty: the boot root" disabled={readOnly} {...form.getInputProps('root')} />
-          <NumberInput label="Largest block size" description="1468 fits an Ethernet frame" min={512} max={65464} allowDecimal={false} disabled={readOnly} {...form.getInputProps('max_blksize')} />
-          <NumberInput label="Largest window size (blocks)" min={1} max={64} allowDecimal={false} disabled={readOnly} {...form.getInputProps('max_windowsize')} />
-          <NumberInput label="Retransmission timeout (s)" min={1} max={255} allowDecimal={false} disabled={readOnly} {...form.getInputProps('timeout')} />
-          <NumberInput label="Retries per window" min={1} max={20} allowDecimal={false} disabled={readOnly} {...form.getInputProps('retries')} />
+          <NumberInput label="Largest block size" description="1468 fits an Ethernet frame" {...range('max_blksize')} allowDecimal={false} disabled={readOnly} {...form.getInputProps('max_blksize')} />
+          <NumberInput label="Largest window size (blocks)" {...range('max_windowsize')} allowDecimal={false} disabled={readOnly} {...form.getInputProps('max_windowsize')} />
+          <NumberInput label="Retransmission timeout (s)" {...range('timeout')} allowDecimal={false} disabled={readOnly} {...form.getInputProps('timeout')} />
+          <NumberInput label="Retries per window" {...range('retries')} allowDecimal={false} disabled={readOnly} {...form.getInputProps('retries')} />
         </SimpleGrid>
         {!readOnly && <SettingsSaveBar dirty={form.isDirty()} saving={save.isPending} onDiscard={() => form.reset()} saveLabel="Save TFTP settings" />}
       </Stack>
@@ -92,7 +101,7 @@ function Form({ settings }: { settings: TftpSettings }) {
 
 /** GET/PUT /services/tftp. A change restarts a running server. */
 export function TftpSettingsCard() {
-  const query = useApiGet<TftpSettings>(keys.tftp, '/services/tftp');
+  const query = useApiQuery(keys.tftp, (api) => api.tftp.settings.get());
   return (
     <Card withBorder component="section" aria-labelledby="tftp-settings-title">
       <Title order={2} size="h4" id="tftp-settings-title" mb="sm">

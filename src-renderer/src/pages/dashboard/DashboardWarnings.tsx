@@ -1,9 +1,9 @@
+import type { BootloaderCheckReport } from '@contracts/boot-files';
 import { Alert, Anchor, Stack } from '@mantine/core';
 import { Link } from 'react-router';
-import type { BootloaderCheck } from '../../api/models/boot.js';
 import type { DhcpSettings } from '../../api/models/dhcp.js';
 import type { InterfacesView } from '../../api/models/settings.js';
-import { useApiGet } from '../../query/api-hooks.js';
+import { useApiGet, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 export interface SetupWarning {
@@ -16,7 +16,7 @@ export interface SetupWarning {
 }
 
 /** What keeps machines from booting, each with the page that fixes it. Pure, so it is tested without a server. */
-export function setupWarnings(input: { interfaces?: InterfacesView | undefined; check?: BootloaderCheck | undefined; dhcp?: DhcpSettings | undefined }): SetupWarning[] {
+export function setupWarnings(input: { interfaces?: InterfacesView | undefined; check?: BootloaderCheckReport | undefined; dhcp?: DhcpSettings | undefined }): SetupWarning[] {
   const warnings: SetupWarning[] = [];
   if (input.interfaces && !input.interfaces.resolved_addresses.some((address) => address.served)) {
     warnings.push({
@@ -66,7 +66,7 @@ export function setupWarnings(input: { interfaces?: InterfacesView | undefined; 
 /** The dashboard's warnings, from the interface settings, the boot loader check and the DHCP settings. */
 export function DashboardWarnings() {
   const interfaces = useApiGet<InterfacesView>(keys.settingsSection('interfaces'), '/settings/interfaces');
-  const check = useApiGet<BootloaderCheck>(keys.bootloaders, '/bootloader/check');
+  const check = useApiQuery(keys.bootloaders, (api) => api.bootFiles.bootloaders.check());
   const dhcp = useApiGet<DhcpSettings>(keys.dhcpSettings, '/services/dhcp');
   const warnings = setupWarnings({ interfaces: interfaces.data, check: check.data, dhcp: dhcp.data });
   if (warnings.length === 0) return null;

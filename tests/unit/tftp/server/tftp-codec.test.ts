@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decode, encode, TftpDecodeError, tftpCodec, type TftpPacket } from '../../../src-main/servers/tftp/tftp-codec.js';
-import { expectCapturedRoundTrip, expectRoundTrip, loadHexFixtures, type CodecAdapter } from '../../helpers/codec-roundtrip.js';
+import { decode, encode, TftpDecodeError, tftpCodec, type TftpPacket } from '../../../../src-main/tftp/server/tftp-codec.js';
+import { expectCapturedRoundTrip, expectRoundTrip, loadHexFixtures, type CodecAdapter } from '../../../helpers/codec-roundtrip.js';
 
 const FIXTURES = loadHexFixtures('tftp');
 

@@ -1,10 +1,12 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError, type FieldError } from '../../core/errors.js';
-import type { ServedRoots } from '../../settings/served-roots.js';
-import type { Section } from '../../store/section.js';
-import type { Store } from '../../store/store.js';
-import { MAX_BLKSIZE, MAX_TIMEOUT_S, MAX_WINDOWSIZE, MIN_TIMEOUT_S } from './tftp-constants.js';
+import { AppError, type FieldError } from '../core/errors.js';
+import type { ServedRoots } from '../settings/served-roots.js';
+import type { Section } from '../store/section.js';
+import type { Store } from '../store/store.js';
+import { MAX_WINDOWSIZE, TFTP_SETTING_LIMITS, type TftpSettingsUpdate } from './tftp-contract.js';
+
+export { TFTP_SETTING_LIMITS } from './tftp-contract.js';
 
 /** The TFTP server's stored settings; `root` null means the boot root (<data-dir>/boot). */
 export interface StoredTftpSettings {
@@ -16,16 +18,8 @@ export interface StoredTftpSettings {
   retries: number;
 }
 
-export type TftpSettingsPatch = Partial<Omit<StoredTftpSettings, 'root'>> & { root?: string | null };
-
-export const TFTP_SETTING_LIMITS = {
-  port: { min: 1, max: 65535 },
-  /** A cap below RFC 1350's 512 would be meaningless: clients that ask for nothing get 512 anyway. */
-  max_blksize: { min: 512, max: MAX_BLKSIZE },
-  max_windowsize: { min: 1, max: MAX_WINDOWSIZE },
-  timeout: { min: MIN_TIMEOUT_S, max: MAX_TIMEOUT_S },
-  retries: { min: 1, max: 20 },
-} as const;
+/** A change of the stored settings: the API's update without `enabled` (the service's auto-start flag). */
+export type TftpSettingsPatch = Omit<TftpSettingsUpdate, 'enabled'>;
 
 export const TFTP_DEFAULTS: StoredTftpSettings = {
   port: 69,

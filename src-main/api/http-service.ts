@@ -1,7 +1,7 @@
-import type { ApiApp } from '../../api/http-app.js';
-import type { ListenAddress } from '../../core/config.js';
-import type { ManagedService } from '../../services/service-manager.js';
-import { describeListenError } from '../../services/listen-error.js';
+import type { ApiApp } from './http-app.js';
+import type { ListenAddress } from '../core/config.js';
+import type { ManagedService } from '../services/service-manager.js';
+import { describeListenError } from '../services/listen-error.js';
 
 /**
  * The HTTP server (REST API, web UI, boot files) as a managed service. It is

@@ -1,3 +1,11 @@
+import { MAX_BLKSIZE } from '../tftp-contract.js';
+
+/*
+ * The blksize, windowsize and timeout limits the settings share live in the
+ * API contract (one copy; the settings' ranges are built from them).
+ */
+export { MAX_BLKSIZE, MAX_TIMEOUT_S, MAX_WINDOWSIZE, MIN_TIMEOUT_S } from '../tftp-contract.js';
+
 /**
  * TFTP protocol constants (RFC 1350 with the option extensions of RFC 2347,
  * 2348, 2349 and 7440), kept as data the codec and the server read.
@@ -32,15 +40,9 @@ export const TFTP_ERROR = {
 
 /** RFC 1350: the block size without the blksize option. */
 export const DEFAULT_BLKSIZE = 512;
-/** RFC 2348: blksize between 8 and 65464 octets (65464 = 65535 - IP and UDP headers - 4 bytes of TFTP header, rounded). */
+/** RFC 2348's lower bound of blksize, RFC 7440's of windowsize (the upper limits are above, from the contract). */
 export const MIN_BLKSIZE = 8;
-export const MAX_BLKSIZE = 65464;
-/** RFC 7440 allows 1 to 65535; Bootwright caps windows at 64 blocks (larger windows only add loss on a LAN). */
 export const MIN_WINDOWSIZE = 1;
-export const MAX_WINDOWSIZE = 64;
-/** RFC 2349: the timeout option is 1 to 255 seconds. */
-export const MIN_TIMEOUT_S = 1;
-export const MAX_TIMEOUT_S = 255;
 
 /** Transfer modes of RFC 1350 (mail is obsolete and refused). */
 export const TFTP_MODES = ['netascii', 'octet'] as const;

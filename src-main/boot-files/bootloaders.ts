@@ -1,48 +1,18 @@
 import { existsSync } from 'node:fs';
 import { copyFile, lstat, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { normalizeBootPath, resolveInsideRoot } from '../boot-files/path-confinement.js';
+import { normalizeBootPath, resolveInsideRoot } from './path-confinement.js';
 import { PROJECT_ROOT } from '../core/version.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { inspectBootFile, type BootFileInspection, type BootFileProblem } from './boot-file-check.js';
 import type { ArchmapFileRef } from './archmap-refs.js';
 import { expectedFor, expectedFromName } from './file-format.js';
-import { loadManifest, type BootFileFormat, type BootloaderManifestEntry } from './manifest.js';
+import type { BootFileCheck, BootloaderCheckReport, BootloaderFile as BootloaderFileView } from './boot-files-contract.js';
+import { loadManifest, type BootFileFormat, type BootloaderManifestEntry } from './bootloader-manifest.js';
 
-
-/** GET /bootloader/files: one bundled boot loader and whether every served root has it. */
-export interface BootloaderFileView {
-  name: string;
-  architecture: string;
-  format: string;
-  optional: boolean;
-  description: string;
-  size: number;
-  sha256: string;
-  present: boolean;
-  source: { package: string; version: string; path: string };
-}
-
-/** One file checked in one root. */
-export interface BootFileCheck extends BootFileInspection {
-  name: string;
-  root: string;
-  architecture: string | null;
-  bundled: boolean;
-  optional: boolean;
-  /** Why it was checked: the archmap refers to it, it is a required bundled file, or it was asked for. */
-  referenced_by: ('archmap' | 'manifest' | 'request')[];
-  ok: boolean;
-}
-
-export interface BootloaderCheckReport {
-  ok: boolean;
-  checked_at: string;
-  files: BootFileCheck[];
-  /** Every problem of every file; `ok` is false when any has severity error. */
-  problems: (BootFileProblem & { name: string; root: string })[];
-}
+/** The API's shapes (boot-files-contract.ts): a bundled boot loader, one file checked in one root, a whole check. */
+export type { BootloaderFile as BootloaderFileView, BootFileCheck, BootloaderCheckReport } from './boot-files-contract.js';
 
 export const RESTORE_HINT = 'restart the TFTP service (POST /api/v1/services/tftp/restart) or Bootwright: missing bundled boot loaders are copied back at start';
 
@@ -65,7 +35,7 @@ export class Bootloaders {
   readonly sourceDir: string;
   private readonly entries: BootloaderManifestEntry[];
   private readonly manifestProblem: string | null;
-  private readonly roots: () => string[];
+  private readonly roots: (() => string[])[];
   private archmap: (() => ArchmapFileRef[]) | null = null;
   private readonly log: Logger;
 
@@ -73,7 +43,7 @@ export class Bootloaders {
     this.sourceDir = deps.sourceDir;
     this.entries = deps.entries;
     this.manifestProblem = deps.manifestProblem;
-    this.roots = deps.roots;
+    this.roots = [deps.roots];
     this.log = deps.log;
   }
 
@@ -99,13 +69,18 @@ export class Bootloaders {
     this.archmap = source;
   }
 
+  /** Adds roots clients fetch from besides the boot root (the TFTP area adds its own root when it differs). */
+  addRoots(source: () => string[]): void {
+    this.roots.push(source);
+  }
+
   manifest(): readonly BootloaderManifestEntry[] {
     return this.entries;
   }
 
   /** The distinct roots clients fetch from (the boot root, and the TFTP root when it differs). */
   servedRoots(): string[] {
-    return [...new Set(this.roots().map((root) => path.resolve(root)))];
+    return [...new Set(this.roots.flatMap((source) => source()).map((root) => path.resolve(root)))];
   }
 
   async files(): Promise<BootloaderFileView[]> {

@@ -2,8 +2,8 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileSource } from '../../../src-main/servers/tftp/byte-source.js';
-import { ChunkCache } from '../../../src-main/servers/tftp/chunk-cache.js';
+import { FileSource } from '../../../../src-main/tftp/server/byte-source.js';
+import { ChunkCache } from '../../../../src-main/tftp/server/chunk-cache.js';
 
 let dir: string;
 const content = Buffer.from(Array.from({ length: 10_000 }, (_, i) => (i * 7) & 0xff));

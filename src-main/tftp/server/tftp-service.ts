@@ -1,5 +1,5 @@
 import type { BootFiles } from '../../boot-files/boot-files.js';
-import type { Bootloaders } from '../../bootloaders/bootloaders.js';
+import type { Bootloaders } from '../../boot-files/bootloaders.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { EventLog } from '../../events/event-log.js';
@@ -9,7 +9,7 @@ import type { ManagedService } from '../../services/service-manager.js';
 import { InlineTftpEngine, WorkerTftpEngine, WorkerUnavailableError, type TftpEngine, type TftpEngineHooks } from './tftp-engine.js';
 import { TftpMetrics } from './tftp-metrics.js';
 import type { TftpServerConfig, TftpServerEvent } from './tftp-server.js';
-import type { TftpSettings } from './tftp-settings.js';
+import type { TftpSettings } from '../tftp-settings.js';
 import type { Metrics } from '../../metrics/metrics.js';
 
 export type TftpThreading = 'worker' | 'inline';

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sha256File } from '../../../src-main/bootloaders/boot-file-check.js';
-import { inspectFormat, PXE_MAX_SIZE } from '../../../src-main/bootloaders/file-format.js';
-import { loadManifest, parseManifest } from '../../../src-main/bootloaders/manifest.js';
-import { expectedFor } from '../../../src-main/bootloaders/file-format.js';
+import { sha256File } from '../../../src-main/boot-files/boot-file-check.js';
+import { inspectFormat, PXE_MAX_SIZE } from '../../../src-main/boot-files/file-format.js';
+import { loadManifest, parseManifest } from '../../../src-main/boot-files/bootloader-manifest.js';
+import { expectedFor } from '../../../src-main/boot-files/file-format.js';
 
 const DIR = path.resolve(import.meta.dirname, '../../../resources/bootloaders');
 

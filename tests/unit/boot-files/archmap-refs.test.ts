@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { archmapFileRefs, expectationForArchCode } from '../../../src-main/bootloaders/archmap-refs.js';
+import { archmapFileRefs, expectationForArchCode } from '../../../src-main/boot-files/archmap-refs.js';
 
 describe('archmap file references', () => {
   it('lists each TFTP boot file and HTTP boot path once, with what the client type runs', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toNetascii } from '../../../src-main/servers/tftp/netascii.js';
+import { toNetascii } from '../../../../src-main/tftp/server/netascii.js';
 
 describe('netascii (RFC 764 line ends)', () => {
   it('turns LF into CR LF and a bare CR into CR NUL, keeping existing CR LF', () => {

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { FORMAT_PROBE_BYTES, inspectFormat } from './file-format.js';
-import type { BootFileFormat } from './manifest.js';
+import type { BootFileFormat } from './bootloader-manifest.js';
 
 /** One thing wrong with a boot file, with what to do about it. */
 export interface BootFileProblem {

@@ -1,4 +1,4 @@
-import type { BootFileFormat } from './manifest.js';
+import type { BootFileFormat } from './bootloader-manifest.js';
 
 /** PE machine types (PE/COFF specification, "Machine Types"). */
 const PE_MACHINES: Record<number, string> = {

@@ -1,4 +1,4 @@
-import type { BootFileFormat } from './manifest.js';
+import type { BootFileFormat } from './bootloader-manifest.js';
 
 /** The fields of a DHCP archmap entry the checks read (src-main/dhcp/archmap-defaults.ts). */
 export interface ArchmapEntryLike {

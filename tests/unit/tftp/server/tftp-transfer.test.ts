@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemorySource, type ByteSource } from '../../../src-main/servers/tftp/byte-source.js';
-import { decode, type TftpPacket } from '../../../src-main/servers/tftp/tftp-codec.js';
-import { TftpTransfer, type TransferOutcome, type TransferParams, type TransferStats } from '../../../src-main/servers/tftp/tftp-transfer.js';
+import { MemorySource, type ByteSource } from '../../../../src-main/tftp/server/byte-source.js';
+import { decode, type TftpPacket } from '../../../../src-main/tftp/server/tftp-codec.js';
+import { TftpTransfer, type TransferOutcome, type TransferParams, type TransferStats } from '../../../../src-main/tftp/server/tftp-transfer.js';
 
 interface Harness {
   transfer: TftpTransfer;

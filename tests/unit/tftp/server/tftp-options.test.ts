@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { negotiate, WINDOW_BYTES_BUDGET } from '../../../src-main/servers/tftp/tftp-options.js';
+import { negotiate, WINDOW_BYTES_BUDGET } from '../../../../src-main/tftp/server/tftp-options.js';
 
 const LIMITS = { maxBlksize: 1468, maxWindowsize: 64, defaultTimeoutMs: 2000 };
 const opts = (pairs: Record<string, string>) => Object.entries(pairs).map(([name, value]) => ({ name, value }));
