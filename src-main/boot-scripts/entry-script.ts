@@ -60,13 +60,9 @@ interface StoredEntryScript {
 }
 
 /** GET /services/ipxe-script. */
-export interface EntryScriptView {
-  script: string;
-  is_default: boolean;
-  default_script: string;
-  updated_at: string | null;
-  updated_by: string | null;
-}
+import type { EntryScriptView } from './boot-scripts-contract.js';
+
+export type { EntryScriptView };
 
 /** The entry script template (`/services/ipxe-script`): custom or the built-in default. */
 export class EntryScriptStore {
