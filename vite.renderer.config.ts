@@ -12,6 +12,9 @@ const root = path.dirname(fileURLToPath(import.meta.url));
  */
 export const RENDERER_ALIASES = {
   '@contracts/dns': path.join(root, 'src-main', 'dns', 'dns-contract.ts'),
+  '@contracts/profiles': path.join(root, 'src-main', 'profiles', 'profiles-contract.ts'),
+  '@contracts/hosts': path.join(root, 'src-main', 'hosts', 'hosts-contract.ts'),
+  '@contracts/boot-scripts': path.join(root, 'src-main', 'boot-scripts', 'boot-scripts-contract.ts'),
 };
 
 /**

@@ -148,3 +148,10 @@ export interface ProfileInput {
   variables?: Record<string, string>;
   default_for_groups?: string[];
 }
+
+/** A create or update body: the input and the comment stored with a new script version. */
+export type ProfileWrite = ProfileInput & { comment?: string };
+/** The rollback body. */
+export interface ProfileRollback {
+  comment?: string;
+}

@@ -1,5 +1,8 @@
 import type { ApiClient } from '../api-client.js';
+import { bootScriptsClient } from './boot-scripts-client.js';
 import { dnsClient } from './dns-client.js';
+import { hostsClient } from './hosts-client.js';
+import { profilesClient } from './profiles-client.js';
 
 /**
  * The typed API of the UI: one client per area (`api.dns.records.list(params)`),
@@ -9,6 +12,9 @@ import { dnsClient } from './dns-client.js';
 export function createApi(client: ApiClient) {
   return {
     dns: dnsClient(client),
+    profiles: profilesClient(client),
+    hosts: hostsClient(client),
+    bootScripts: bootScriptsClient(client),
   };
 }
 

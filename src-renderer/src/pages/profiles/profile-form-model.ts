@@ -1,4 +1,4 @@
-import type { BootType, Profile, ProfileInput } from '../../api/models/profiles.js';
+import type { BootType, Profile, ProfileWrite } from '@contracts/profiles';
 
 export interface ProfileForm {
   name: string;
@@ -48,8 +48,8 @@ export function profileToForm(profile: Profile | null): ProfileForm {
  * type (the API refuses another type's settings, and `script` for any type
  * but ipxe_script, whose script is generated).
  */
-export function profileBody(form: ProfileForm): ProfileInput {
-  const body: ProfileInput = {
+export function profileBody(form: ProfileForm): ProfileWrite {
+  const body: ProfileWrite = {
     name: form.name.trim(),
     boot_type: form.boot_type,
     description: form.description,
