@@ -53,18 +53,25 @@ export const HostFieldSchemas = {
   discovered: Type.Boolean(),
 };
 
-export type Host = Static<typeof HostSchema>;
+/**
+ * What a client sends (create: mac required; update: any subset). The routes
+ * add the MAC spelling pattern to `mac` and the printable-text rule to `description`.
+ */
+export const HostWriteSchema = Type.Object(
+  {
+    mac: Type.Optional(Type.String({ description: 'Any common spelling (colons, dashes, dots, bare hex)' })),
+    hostname: Type.Optional(HostFieldSchemas.hostname),
+    ip: Type.Optional(HostFieldSchemas.ip),
+    profile_id: Type.Optional(HostFieldSchemas.profile_id),
+    group: Type.Optional(HostFieldSchemas.group),
+    tags: Type.Optional(HostFieldSchemas.tags),
+    description: Type.Optional(Type.String({ maxLength: MAX_HOST_DESCRIPTION, description: 'Printable text (docs/api.md)' })),
+    arch: Type.Optional(HostFieldSchemas.arch),
+    enabled: Type.Optional(HostFieldSchemas.enabled),
+    discovered: Type.Optional(HostFieldSchemas.discovered),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
 
-/** The fields a client sets (create: mac required; update: any subset). */
-export interface HostInput {
-  mac?: string;
-  hostname?: string | null;
-  ip?: string | null;
-  profile_id?: number | null;
-  group?: string | null;
-  tags?: string[];
-  description?: string;
-  arch?: string | null;
-  enabled?: boolean;
-  discovered?: boolean;
-}
+export type Host = Static<typeof HostSchema>;
+export type HostInput = Static<typeof HostWriteSchema>;

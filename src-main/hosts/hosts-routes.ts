@@ -3,23 +3,16 @@ import type { FastifyPluginAsync } from 'fastify';
 import { MAC_INPUT_PATTERN } from '../core/mac.js';
 import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject } from '../core/http-kit/schemas.js';
 import type { HostService } from './host-service.js';
-import { HostFieldSchemas, HostSchema, MAX_HOST_DESCRIPTION } from './hosts-contract.js';
+import { HostSchema, HostWriteSchema, MAX_HOST_DESCRIPTION } from './hosts-contract.js';
 
-const HostFields = {
-  hostname: Type.Optional(HostFieldSchemas.hostname),
-  ip: Type.Optional(HostFieldSchemas.ip),
-  profile_id: Type.Optional(HostFieldSchemas.profile_id),
-  group: Type.Optional(HostFieldSchemas.group),
-  tags: Type.Optional(HostFieldSchemas.tags),
-  description: Type.Optional(PrintableString({ maxLength: MAX_HOST_DESCRIPTION, description: 'Printable text (docs/api.md)' })),
-  arch: Type.Optional(HostFieldSchemas.arch),
-  enabled: Type.Optional(HostFieldSchemas.enabled),
-  discovered: Type.Optional(HostFieldSchemas.discovered),
-};
-
+/** The contract's fields with the ground-layer rules: the MAC spellings and printable text (the contract imports only typebox). */
 const MacField = Type.String({ pattern: MAC_INPUT_PATTERN, description: 'Any common spelling (colons, dashes, dots, bare hex)' });
-const CreateHostBody = StrictObject({ mac: MacField, ...HostFields });
-const UpdateHostBody = Type.Object({ mac: Type.Optional(MacField), ...HostFields }, { additionalProperties: false, minProperties: 1 });
+const Description = PrintableString({ maxLength: MAX_HOST_DESCRIPTION, description: 'Printable text (docs/api.md)' });
+const CreateHostBody = StrictObject({ ...HostWriteSchema.properties, mac: MacField, description: Type.Optional(Description) });
+const UpdateHostBody = Type.Object(
+  { ...HostWriteSchema.properties, mac: Type.Optional(MacField), description: Type.Optional(Description) },
+  { additionalProperties: false, minProperties: 1 },
+);
 
 const HostListQuery = Type.Object(
   {

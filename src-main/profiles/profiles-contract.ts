@@ -125,6 +125,28 @@ export const ProfileNameSchema = Type.String({
   description: 'Unique (case-insensitive); printable, without $ { } # ; & | quotes or backslash',
 });
 
+/**
+ * A create or update body (create: name and boot_type required; update: any
+ * subset); `comment` is stored with the new script version. The routes add the
+ * printable-text rule to `description` and `comment`.
+ */
+export const ProfileWriteSchema = Type.Object(
+  {
+    name: Type.Optional(ProfileNameSchema),
+    boot_type: Type.Optional(BootTypeSchema),
+    description: Type.Optional(Type.String({ maxLength: 1024 })),
+    script: Type.Optional(ProfileFieldSchemas.script),
+    linux: Type.Optional(ProfileFieldSchemas.linux),
+    chain: Type.Optional(ProfileFieldSchemas.chain),
+    sanboot: Type.Optional(ProfileFieldSchemas.sanboot),
+    menu: Type.Optional(ProfileFieldSchemas.menu),
+    variables: Type.Optional(ProfileFieldSchemas.variables),
+    default_for_groups: Type.Optional(ProfileFieldSchemas.default_for_groups),
+    comment: Type.Optional(Type.String({ maxLength: 500, description: 'Stored with the new script version, if the script changes' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
 export type Profile = Static<typeof ProfileSchema>;
 export type LinuxConfig = Static<typeof LinuxConfigSchema>;
 export type ChainConfig = Static<typeof UrlConfigSchema>;
@@ -134,23 +156,10 @@ export type MenuConfig = Static<typeof MenuConfigSchema>;
 export type ScriptVersionView = Static<typeof ScriptVersionSchema>;
 export type ScriptDiff = Static<typeof ScriptDiffSchema>;
 export type MenuInput = Static<typeof ProfileFieldSchemas.menu>;
+export type ProfileWrite = Static<typeof ProfileWriteSchema>;
+/** What the profile service takes: the body without the comment, which travels apart (ChangeNote). */
+export type ProfileInput = Omit<ProfileWrite, 'comment'>;
 
-/** What a client sends (create: name and boot_type required; update: any subset); the comment travels apart (ChangeNote). */
-export interface ProfileInput {
-  name?: string;
-  description?: string;
-  boot_type?: BootType;
-  script?: string;
-  linux?: Static<typeof ProfileFieldSchemas.linux> | null;
-  chain?: ChainConfig | null;
-  sanboot?: SanbootConfig | null;
-  menu?: MenuInput | null;
-  variables?: Record<string, string>;
-  default_for_groups?: string[];
-}
-
-/** A create or update body: the input and the comment stored with a new script version. */
-export type ProfileWrite = ProfileInput & { comment?: string };
 /** The rollback body. */
 export interface ProfileRollback {
   comment?: string;

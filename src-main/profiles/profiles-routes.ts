@@ -5,31 +5,21 @@ import type { ChangeNote } from './profile-types.js';
 import type { ProfileService } from './profile-service.js';
 import {
   BootTypeSchema,
-  ProfileFieldSchemas,
   ProfileNameSchema,
   ProfileSchema,
+  ProfileWriteSchema,
   ScriptDiffSchema,
   ScriptVersionSchema,
   type ProfileInput,
 } from './profiles-contract.js';
 
-const ProfileFields = {
+/** The contract's fields with the printable-text rule of the ground layer (the contract imports only typebox). */
+const PrintableFields = {
   description: Type.Optional(PrintableString({ maxLength: 1024 })),
-  script: Type.Optional(ProfileFieldSchemas.script),
-  linux: Type.Optional(ProfileFieldSchemas.linux),
-  chain: Type.Optional(ProfileFieldSchemas.chain),
-  sanboot: Type.Optional(ProfileFieldSchemas.sanboot),
-  menu: Type.Optional(ProfileFieldSchemas.menu),
-  variables: Type.Optional(ProfileFieldSchemas.variables),
-  default_for_groups: Type.Optional(ProfileFieldSchemas.default_for_groups),
   comment: Type.Optional(PrintableString({ maxLength: 500, description: 'Stored with the new script version, if the script changes' })),
 };
-
-const CreateProfileBody = StrictObject({ name: ProfileNameSchema, boot_type: BootTypeSchema, ...ProfileFields });
-const UpdateProfileBody = Type.Object(
-  { name: Type.Optional(ProfileNameSchema), boot_type: Type.Optional(BootTypeSchema), ...ProfileFields },
-  { additionalProperties: false, minProperties: 1 },
-);
+const CreateProfileBody = StrictObject({ ...ProfileWriteSchema.properties, name: ProfileNameSchema, boot_type: BootTypeSchema, ...PrintableFields });
+const UpdateProfileBody = Type.Object({ ...ProfileWriteSchema.properties, ...PrintableFields }, { additionalProperties: false, minProperties: 1 });
 const RollbackBody = StrictObject({ comment: Type.Optional(PrintableString({ maxLength: 500 })) });
 
 const ProfileListQuery = Type.Object(
