@@ -1,4 +1,4 @@
-import { AppError, type FieldError } from '../core/errors.js';
+import { validationError, type FieldError } from '../core/errors.js';
 import { normalizeMac, unicastMacProblem } from '../core/mac.js';
 import { printableProblem } from '../core/printable-text.js';
 import { ipFamily, normalizeIp } from '../network/ip-math.js';
@@ -61,12 +61,6 @@ export function normalizeHostInput(input: HostInput): HostInput {
   }
   if (errors.length > 0) throw validationError(errors);
   return out;
-}
-
-export function validationError(errors: FieldError[]): AppError {
-  const [first] = errors;
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-  return new AppError('VALIDATION_FAILED', `${first!.field}: ${first!.message}${more}`, { details: errors });
 }
 
 /** RFC 1123 host name; the last label is not all digits (RFC 3696 §2), so a mistyped address is not a name. */
