@@ -1,7 +1,6 @@
 import type { Host } from '../hosts/host-types.js';
 import type { Profile } from '../profiles/profile-types.js';
 import type { NetbootSettings } from '../settings/settings-schemas.js';
-
 import type { BootAction, BootReason } from './boot-scripts-contract.js';
 
 export { BOOT_ACTIONS, BOOT_REASONS, type BootAction, type BootReason } from './boot-scripts-contract.js';

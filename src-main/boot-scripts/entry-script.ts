@@ -1,6 +1,7 @@
 import { nowIso } from '../core/time.js';
 import type { Section } from '../store/section.js';
 import type { Store } from '../store/store.js';
+import type { EntryScriptView } from './boot-scripts-contract.js';
 import { IDENTITY_QUERY, normalizeScriptText } from './ipxe-syntax.js';
 import { assertRenderableScript } from './script-check.js';
 import { sampleEntryData } from './template-context.js';
@@ -59,9 +60,7 @@ interface StoredEntryScript {
   updated_by: string | null;
 }
 
-/** GET /services/ipxe-script. */
-import type { EntryScriptView } from './boot-scripts-contract.js';
-
+/** GET /services/ipxe-script (the contract's shape). */
 export type { EntryScriptView };
 
 /** The entry script template (`/services/ipxe-script`): custom or the built-in default. */

@@ -1,5 +1,4 @@
 import { Anchor, Stack } from '@mantine/core';
-import type { Profile } from '@contracts/profiles';
 import { Link, useParams } from 'react-router';
 import { useCan } from '../../app-state.js';
 import { DetailLoadError, UrlTabs } from '../../components/kit/index.js';
