@@ -14,6 +14,9 @@ export const RENDERER_ALIASES = {
   '@contracts/dns': path.join(root, 'src-main', 'dns', 'dns-contract.ts'),
   '@contracts/boot-files': path.join(root, 'src-main', 'boot-files', 'boot-files-contract.ts'),
   '@contracts/tftp': path.join(root, 'src-main', 'tftp', 'tftp-contract.ts'),
+  '@contracts/profiles': path.join(root, 'src-main', 'profiles', 'profiles-contract.ts'),
+  '@contracts/hosts': path.join(root, 'src-main', 'hosts', 'hosts-contract.ts'),
+  '@contracts/boot-scripts': path.join(root, 'src-main', 'boot-scripts', 'boot-scripts-contract.ts'),
 };
 
 /**

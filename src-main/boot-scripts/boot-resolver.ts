@@ -1,14 +1,9 @@
 import type { Host } from '../hosts/host-types.js';
 import type { Profile } from '../profiles/profile-types.js';
 import type { NetbootSettings } from '../settings/settings-schemas.js';
+import type { BootAction, BootReason } from './boot-scripts-contract.js';
 
-/** Why a machine boots what it boots (GET /hosts/{id}/boot-config `reason`). */
-export const BOOT_REASONS = ['host_assignment', 'group_default', 'global_default', 'host_disabled', 'menu_choice', 'access_denied'] as const;
-export type BootReason = (typeof BOOT_REASONS)[number];
-
-/** What a machine gets: a profile's script, the global menu of all profiles, its local disk, or nothing. */
-export const BOOT_ACTIONS = ['profile', 'menu', 'local', 'denied'] as const;
-export type BootAction = (typeof BOOT_ACTIONS)[number];
+export { BOOT_ACTIONS, BOOT_REASONS, type BootAction, type BootReason } from './boot-scripts-contract.js';
 
 export interface BootDecision {
   action: BootAction;

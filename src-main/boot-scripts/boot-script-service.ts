@@ -10,11 +10,12 @@ import type { NetworkService } from '../network/network-service.js';
 import { menuScript } from '../profiles/script-generator.js';
 import type { ProfileService } from '../profiles/profile-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
-import { applyMenuChoice, decideBoot, type BootAction, type BootDecision, type BootReason } from './boot-resolver.js';
+import type { BootPreview } from './boot-scripts-contract.js';
+import { applyMenuChoice, decideBoot, type BootDecision } from './boot-resolver.js';
 import { renderDefaultEntry, type EntryScriptStore } from './entry-script.js';
 import { deniedScript, localBootScript, missingMacScript, renderFailedScript } from './fallback-script.js';
 import { IDENTITY_QUERY, IPXE_SHEBANG } from './ipxe-syntax.js';
-import { scriptFiles, expandSettings, type ScriptFile } from './script-files.js';
+import { scriptFiles, expandSettings } from './script-files.js';
 import { serverEndpointFor, type HttpEndpoint, type ServerEndpoint } from './server-endpoint.js';
 import { bootTemplateData, entryTemplateData, type BootClientInfo } from './template-context.js';
 import { TemplateError } from './template-engine.js';
@@ -38,25 +39,8 @@ export interface BootRequest {
   profileId: number | null;
 }
 
-/** GET /hosts/{id}/boot-config: exactly what the host would get if it booted now. */
-export interface BootPreview {
-  host_id: number;
-  mac: string;
-  action: BootAction;
-  reason: BootReason;
-  reason_text: string;
-  profile: { id: number; name: string; boot_type: string; script_version: number } | null;
-  /** The rendered script the host would receive. */
-  script: string;
-  /** Set when the profile's template failed and the host would get the fallback script. */
-  render_error: string | null;
-  files: ScriptFile[];
-  /** The URLs the machine fetches: the entry script, then its own script. */
-  entry_url: string;
-  script_url: string;
-  /** The client address the preview assumes (the host's last seen address or fixed IP). */
-  client_ip: string | null;
-}
+/** GET /hosts/{id}/boot-config: exactly what the host would get if it booted now (the contract's shape). */
+export type { BootPreview };
 
 export interface BootScriptServiceDeps {
   hosts: HostService;

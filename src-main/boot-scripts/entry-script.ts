@@ -1,6 +1,7 @@
 import { nowIso } from '../core/time.js';
 import type { Section } from '../store/section.js';
 import type { Store } from '../store/store.js';
+import type { EntryScriptView } from './boot-scripts-contract.js';
 import { IDENTITY_QUERY, normalizeScriptText } from './ipxe-syntax.js';
 import { assertRenderableScript } from './script-check.js';
 import { sampleEntryData } from './template-context.js';
@@ -59,14 +60,8 @@ interface StoredEntryScript {
   updated_by: string | null;
 }
 
-/** GET /services/ipxe-script. */
-export interface EntryScriptView {
-  script: string;
-  is_default: boolean;
-  default_script: string;
-  updated_at: string | null;
-  updated_by: string | null;
-}
+/** GET /services/ipxe-script (the contract's shape). */
+export type { EntryScriptView };
 
 /** The entry script template (`/services/ipxe-script`): custom or the built-in default. */
 export class EntryScriptStore {

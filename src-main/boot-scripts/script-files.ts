@@ -5,11 +5,9 @@
  * from settings, which stay as `${…}` unless the caller knows their values.
  */
 
-export interface ScriptFile {
-  /** The iPXE command (kernel, initrd, chain, sanboot…). */
-  command: string;
-  url: string;
-}
+import type { ScriptFile } from './boot-scripts-contract.js';
+
+export type { ScriptFile };
 
 /** Commands whose first non-option argument is an image URI. */
 const FETCH_COMMANDS = new Set(['kernel', 'initrd', 'imgfetch', 'module', 'chain', 'imgexec', 'imgload', 'imgselect', 'sanboot', 'sanhook']);

@@ -12,6 +12,7 @@ import {
   type TagToken,
   type TopLevelToken,
 } from 'liquidjs';
+import { MAX_TEMPLATE_CHARS } from '../profiles/profiles-contract.js';
 
 /**
  * Bounds of one template: what an operator may save and what a render may
@@ -23,7 +24,7 @@ import {
  */
 export const TEMPLATE_LIMITS = {
   /** Characters of template source (LiquidJS parseLimit, and checked before parsing). */
-  maxSourceChars: 64 * 1024,
+  maxSourceChars: MAX_TEMPLATE_CHARS,
   /** Bytes of rendered output; checked as the output grows, so a huge output stops early. */
   maxOutputBytes: 1024 * 1024,
   /**

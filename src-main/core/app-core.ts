@@ -6,9 +6,10 @@ import { buildHttpApp, type ApiApp } from '../api/http-app.js';
 import { API_ROUTE_PLUGINS, AREA_ROUTES_AT } from '../api/routes/index.js';
 import { AuthService, type AuthServiceOptions } from '../auth/auth-service.js';
 import { bootFilesArea } from '../boot-files/index.js';
-import { bootScriptProvider, createBootArea } from '../boot-scripts/index.js';
+import { bootScriptProvider, bootScriptsArea } from '../boot-scripts/index.js';
 import { createDhcpArea, leaseNameSource } from '../dhcp/index.js';
-import { hostNameSource } from '../hosts/index.js';
+import { hostsArea } from '../hosts/index.js';
+import { profilesArea } from '../profiles/index.js';
 import { createDhcpService } from '../servers/dhcp/index.js';
 import { EventLog } from '../events/event-log.js';
 import { AuditLog } from '../audit/audit-log.js';
@@ -162,18 +163,6 @@ export class AppCore {
         return address && typeof address === 'object' ? address.port : config.listen.port;
       },
     };
-    const boot = createBootArea({
-      store,
-      events,
-      log,
-      settings,
-      network,
-      metrics,
-      http: httpEndpoint,
-      reservations: () => dhcp.reservations,
-      access: () => dhcp.access,
-      ...(options.hostsClock ? { now: options.hostsClock } : {}),
-    });
     // general.allowed_hosts feeds the Host guard; IPv6 literals go in brackets, as in a Host header.
     auth.hosts.addSource(() => settings.general().allowed_hosts.map((host) => (host.includes(':') ? `[${host}]` : host)));
     // The area list (docs/architecture.md, "Area folders"): each area folder exports one module; they are created in
@@ -183,15 +172,21 @@ export class AppCore {
     // The archmap comes from DHCP, which is not in the list yet (then boot-files needs 'dhcp').
     const bootFilesModule = bootFilesArea({ archmap: () => dhcp.archmap.entries(), ...(options.bootloaderDir ? { bootloaderDir: options.bootloaderDir } : {}) });
     const tftpModule = tftpArea(options.tftpThreading ? { threading: options.tftpThreading } : {});
-    const areaList: readonly AreaModule[] = [dnsModule, bootFilesModule, tftpModule];
+    const profilesModule = profilesArea();
+    // DHCP is still wired by hand above: hosts and boot scripts reach it through closures (they will need 'dhcp').
+    const hostsModule = hostsArea({ reservations: () => dhcp.reservations, ...(options.hostsClock ? { now: options.hostsClock } : {}) });
+    const bootScriptsModule = bootScriptsArea({ access: () => dhcp.access });
+    const areaList: readonly AreaModule[] = [dnsModule, bootFilesModule, tftpModule, profilesModule, hostsModule, bootScriptsModule];
     const kernel: Kernel = { config, build, startedAt, store, events, audit, logs, log, settings, servedRoots, network, metrics, services, http: httpEndpoint, sse };
     const areas = await Areas.create(areaList, kernel);
     const dns = areas.facade(dnsModule);
     const { files: bootFiles, bootloaders } = areas.facade(bootFilesModule);
     const { settings: tftpSettings } = areas.facade(tftpModule);
-    // Hosts and active leases with a hostname answer in DNS as <hostname>.<local_domain> (explicit records win).
-    // Explicit here while hosts and DHCP are outside the area list; as areas they will need 'dns' and add their source in create().
-    dns.addNameSource(hostNameSource(boot.hosts));
+    const profiles = areas.facade(profilesModule);
+    const hosts = areas.facade(hostsModule);
+    const bootScripts = areas.facade(bootScriptsModule);
+    // Active leases with a hostname answer in DNS as <hostname>.<local_domain> (explicit records win; the hosts area adds its own source).
+    // Explicit here while DHCP is outside the area list; as an area it will need 'dns' and add its source in create().
     dns.addNameSource(leaseNameSource(dhcp.leases));
     // Hosts are looked up at call time through the finished context.
     const power = new PowerService({ dataDir: config.dataDir, store, events, log, metrics, network, hosts: () => hostDirectoryOf(ctx) }, options.power);
@@ -209,7 +204,10 @@ export class AppCore {
       tftpSettings,
       servedRoots,
       ...dhcp,
-      ...boot,
+      hosts,
+      profiles,
+      bootScripts,
+      templates: profiles.templates,
       audit,
       sse,
       settings,
@@ -285,7 +283,6 @@ export class AppCore {
     await this.ctx.power.stop();
     await this.areas.stop();
     await this.ctx.services.stopAll();
-    await this.ctx.templates.close();
     await this.ctx.leases.close();
     // Aggregated counts of unauthenticated requests are held in memory for a few seconds.
     await this.ctx.audit.flush();

@@ -67,6 +67,13 @@ export function invalid(field: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', `${field}: ${message}`, { details: [{ field, message }] });
 }
 
+/** One VALIDATION_FAILED naming the first bad field, with every one in `details` (at least one). */
+export function validationError(errors: FieldError[]): AppError {
+  const [first] = errors;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return new AppError('VALIDATION_FAILED', `${first!.field}: ${first!.message}${more}`, { details: errors });
+}
+
 export function isAppError(err: unknown): err is AppError {
   return err instanceof AppError;
 }

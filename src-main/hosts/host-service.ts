@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
 import { DISCOVERY_LIMITS, DiscoveryLimiter, type DiscoveryLimits, type DiscoveryRefusal, type RefusalCounts } from './discovery-limiter.js';
 import { HOST_SORT_FIELDS, type BootObservation, type Host, type HostFilter, type HostInput, type HostReservationLink } from './host-types.js';
 import { normalizeHostInput } from './host-validation.js';
-import type { SerialQueue } from './serial-queue.js';
+import type { SerialQueue } from '../profiles/serial-queue.js';
 
 export interface HostServiceDeps {
   store: Store;

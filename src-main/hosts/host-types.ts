@@ -1,41 +1,7 @@
-import type { Row } from '../store/collection.js';
+import type { Host } from './hosts-contract.js';
 
-/** A machine Bootwright knows, by MAC address (docs/hosts-and-profiles.md). */
-export interface Host extends Row {
-  /** Canonical lowercase-colon form; unique. */
-  mac: string;
-  hostname: string | null;
-  /** Fixed IPv4 address; a DHCP reservation follows it. */
-  ip: string | null;
-  profile_id: number | null;
-  group: string | null;
-  tags: string[];
-  description: string;
-  /** iPXE's `${buildarch}` (i386, x86_64, arm64…): set by hand or learned at boot. */
-  arch: string | null;
-  /** iPXE's `${platform}` (pcbios, efi): learned at boot. */
-  platform: string | null;
-  /** A disabled host boots from its local disk whatever its profile. */
-  enabled: boolean;
-  /** Recorded automatically when an unknown machine booted; cleared when a technician adopts it. */
-  discovered: boolean;
-  last_boot_at: string | null;
-  last_seen_ip: string | null;
-}
-
-/** The fields a client sets (create: mac required; update: any subset). */
-export interface HostInput {
-  mac?: string;
-  hostname?: string | null;
-  ip?: string | null;
-  profile_id?: number | null;
-  group?: string | null;
-  tags?: string[];
-  description?: string;
-  arch?: string | null;
-  enabled?: boolean;
-  discovered?: boolean;
-}
+// The API shapes are the contract's (Static<> of its schemas); this file adds the domain-only ones.
+export type { Host, HostInput } from './hosts-contract.js';
 
 /** List filters beyond the common q/sort/page/size. */
 export interface HostFilter {

@@ -1,17 +1,13 @@
-import { AppError, type FieldError } from '../core/errors.js';
+import { validationError, type FieldError } from '../core/errors.js';
 import { normalizeMac, unicastMacProblem } from '../core/mac.js';
 import { printableProblem } from '../core/printable-text.js';
 import { ipFamily, normalizeIp } from '../network/ip-math.js';
 import { notOneMachineProblem } from '../network/special-addresses.js';
-import type { HostInput } from './host-types.js';
+import { GROUP_PATTERN, TAG_PATTERN, type HostInput } from './hosts-contract.js';
 
 /** RFC 1123 §2.1 label: letters, digits, inner hyphens, at most 63 characters. */
 const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-/** Group names and tags: short words people type and filter by. */
-export const GROUP_PATTERN = '^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$';
-export const TAG_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$';
-/** iPXE `${buildarch}` values: i386, x86_64, arm32, arm64, riscv64, loong64… */
-export const ARCH_PATTERN = '^[a-z0-9_]{1,16}$';
+export { ARCH_PATTERN, GROUP_PATTERN, TAG_PATTERN } from './hosts-contract.js';
 
 const GROUP = new RegExp(GROUP_PATTERN);
 const TAG = new RegExp(TAG_PATTERN);
@@ -65,12 +61,6 @@ export function normalizeHostInput(input: HostInput): HostInput {
   }
   if (errors.length > 0) throw validationError(errors);
   return out;
-}
-
-export function validationError(errors: FieldError[]): AppError {
-  const [first] = errors;
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-  return new AppError('VALIDATION_FAILED', `${first!.field}: ${first!.message}${more}`, { details: errors });
 }
 
 /** RFC 1123 host name; the last label is not all digits (RFC 3696 §2), so a mistyped address is not a name. */

@@ -1,5 +1,57 @@
+import type { AreaModule } from '../core/area.js';
+import type { DnsService } from '../dns/index.js';
+import type { ProfileService } from '../profiles/index.js';
+import type { DiscoveryLimits } from './discovery-limiter.js';
+import { hostNameSource } from './host-name-source.js';
+import { HostService } from './host-service.js';
+import type { HostReservationLink } from './host-types.js';
+import { hostRoutes } from './hosts-routes.js';
+
 export { BOOT_RECORD_INTERVAL_MS, HostService, type HostServiceDeps } from './host-service.js';
 export { DISCOVERY_LIMITS, DiscoveryLimiter, type DiscoveryLimits, type DiscoveryRefusal } from './discovery-limiter.js';
 export { hostNameSource } from './host-name-source.js';
-export { SerialQueue } from './serial-queue.js';
+export { hostRoutes, type HostRouteOperations } from './hosts-routes.js';
 export type { BootObservation, Host, HostFilter, HostInput, HostReservationLink } from './host-types.js';
+
+/** Options of the hosts area the core passes through from its own (tests set them) and, for now, its link to DHCP. */
+export interface HostsAreaOptions {
+  /**
+   * The DHCP reservations a host's fixed IP follows, looked up at call time.
+   * A closure while DHCP is wired outside the area list; it becomes needs ['dhcp'].
+   */
+  reservations: () => HostReservationLink | undefined;
+  /** The clock of boot records and the discovery limits (tests); default the system clock. */
+  now?: () => Date;
+  /** Bounds on recording unknown machines; default DISCOVERY_LIMITS. */
+  discoveryLimits?: Partial<DiscoveryLimits>;
+}
+
+/**
+ * The hosts area module (docs/architecture.md, "Area folders"): the facade is
+ * the HostService (`ctx.hosts`), the routes are /hosts. In create() it joins
+ * the areas it needs: its writes run on the profiles' write queue (a profile
+ * delete and a host assignment never interleave), it tells the profiles which
+ * hosts use a profile (the 409 of a delete), and it feeds DNS the names of
+ * hosts with a hostname and a fixed IP.
+ */
+export function hostsArea(options: HostsAreaOptions): AreaModule<'hosts', HostService, { profiles: ProfileService; dns: DnsService }> {
+  return {
+    name: 'hosts',
+    needs: ['profiles', 'dns'],
+    create(kernel, { profiles, dns }) {
+      const hosts = new HostService({
+        store: kernel.store,
+        events: kernel.events,
+        log: kernel.log,
+        queue: profiles.queue,
+        profileExists: (profileId) => profiles.get(profileId) !== undefined,
+        reservations: options.reservations,
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.discoveryLimits ? { discoveryLimits: options.discoveryLimits } : {}),
+      });
+      profiles.addUsageCheck((profileId) => hosts.usingProfile(profileId).map((host) => ({ id: host.id, name: host.hostname ?? host.mac })));
+      dns.addNameSource(hostNameSource(hosts));
+      return { facade: hosts, routes: [hostRoutes(hosts)], services: [] };
+    },
+  };
+}

@@ -5,10 +5,11 @@ import { paginate, type ListPage, type ListQueryInput } from '../core/http-kit/l
 import { assertRenderableScript } from '../boot-scripts/script-check.js';
 import { sampleTemplateData } from '../boot-scripts/template-context.js';
 import type { TemplateRenderer } from '../boot-scripts/template-renderer.js';
-import type { SerialQueue } from '../hosts/serial-queue.js';
 import type { Collection } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { buildCandidate, type ProfileCandidate } from './profile-validation.js';
+import type { ScriptDiff } from './profiles-contract.js';
+import { SerialQueue } from './serial-queue.js';
 import {
   PROFILE_SORT_FIELDS,
   VERSION_SORT_FIELDS,
@@ -28,14 +29,14 @@ export interface ProfileUsers {
   netbootDefault: boolean;
 }
 
+/** The hosts (of a later area) assigned a profile; registered with addUsageCheck. */
+export type ProfileUsageCheck = (profileId: number) => { id: number; name: string }[];
+
 export interface ProfileServiceDeps {
   store: Store;
   log: Logger;
-  queue: SerialQueue;
   /** Renders the save-time check off the main thread. */
   templates: TemplateRenderer;
-  /** Hosts assigned to the profile (the hosts service, looked up at call time). */
-  hostsUsing: (profileId: number) => { id: number; name: string }[];
   /** The netboot default profile id of the settings. */
   netbootDefaultProfileId: () => number | null;
 }
@@ -45,15 +46,7 @@ export interface ProfileFilter {
   group?: string;
 }
 
-/** A unified diff between two script versions. */
-export interface ScriptDiff {
-  profile_id: number;
-  from_version: number;
-  to_version: number;
-  diff: string;
-  additions: number;
-  deletions: number;
-}
+export type { ScriptDiff } from './profiles-contract.js';
 
 const MAX_NAMED_USERS = 20;
 
@@ -66,19 +59,28 @@ export class ProfileService {
   private readonly rows: Collection<Profile>;
   private readonly versions: Collection<ScriptVersion>;
   private readonly log: Logger;
-  private readonly queue: SerialQueue;
-  private readonly templates: TemplateRenderer;
-  private readonly hostsUsing: ProfileServiceDeps['hostsUsing'];
+  /**
+   * The write queue of profiles and of the areas that refer to them: the hosts
+   * area runs its writes on it too, so a profile delete and a host assignment
+   * never interleave (the in-use check and the profile-exists check hold).
+   */
+  readonly queue = new SerialQueue();
+  /** The one renderer of user templates (a worker thread), shared with the boot scripts; the profiles area closes it. */
+  readonly templates: TemplateRenderer;
+  private readonly usageChecks: ProfileUsageCheck[] = [];
   private readonly netbootDefaultProfileId: () => number | null;
 
   constructor(deps: ProfileServiceDeps) {
     this.rows = deps.store.collection<Profile>('profiles');
     this.versions = deps.store.collection<ScriptVersion>('profile_script_versions');
     this.log = deps.log.scope('profiles');
-    this.queue = deps.queue;
     this.templates = deps.templates;
-    this.hostsUsing = deps.hostsUsing;
     this.netbootDefaultProfileId = deps.netbootDefaultProfileId;
+  }
+
+  /** Adds a check naming the hosts that use a profile: a delete of a profile in use fails with 409 naming them. */
+  addUsageCheck(check: ProfileUsageCheck): void {
+    this.usageChecks.push(check);
   }
 
   list(query: ListQueryInput & ProfileFilter = {}): ListPage<Profile> {
@@ -152,7 +154,7 @@ export class ProfileService {
 
   usersOf(id: number): ProfileUsers {
     return {
-      hosts: this.hostsUsing(id),
+      hosts: this.usageChecks.flatMap((check) => check(id)),
       menus: this.rows.filter((profile) => profile.menu?.entries.some((entry) => entry.profile_id === id) ?? false).map((p) => ({ id: p.id, name: p.name })),
       netbootDefault: this.netbootDefaultProfileId() === id,
     };

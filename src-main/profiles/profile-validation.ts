@@ -1,7 +1,7 @@
-import { conflict, type FieldError } from '../core/errors.js';
+import { conflict, validationError, type FieldError } from '../core/errors.js';
 import { NON_PRINTABLE_CLASS, printableProblem } from '../core/printable-text.js';
 import { normalizeScriptText } from '../boot-scripts/ipxe-syntax.js';
-import { validationError } from '../hosts/host-validation.js';
+import { PROFILE_NAME_MAX } from './profiles-contract.js';
 import { generateScript } from './script-generator.js';
 import type { BootSource, BootType, LinuxConfig, MenuConfig, MenuInput, Profile, ProfileInput } from './profile-types.js';
 
@@ -12,7 +12,7 @@ import type { BootSource, BootType, LinuxConfig, MenuConfig, MenuInput, Profile,
  */
 export const NAME_PATTERN = '^[^' + NON_PRINTABLE_CLASS + '${}#;&|"\'\\\\]+$';
 const NAME = new RegExp(NAME_PATTERN, 'u');
-export const NAME_MAX = 64;
+export const NAME_MAX = PROFILE_NAME_MAX;
 export const DEFAULT_MENU_TITLE = 'Bootwright';
 export const DEFAULT_MENU_TIMEOUT_SECONDS = 10;
 const MAX_MENU_DEPTH = 16;

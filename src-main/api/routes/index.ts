@@ -9,13 +9,10 @@ import { dhcpReservationRoutes } from './dhcp-reservations.js';
 import { dhcpSettingsRoutes } from './dhcp-settings.js';
 import { eventRoutes } from './events.js';
 import { hostPowerRoutes } from './host-power.js';
-import { hostRoutes } from './hosts.js';
 import { interfaceRoutes } from './interfaces.js';
-import { ipxeScriptRoutes } from './ipxe-script.js';
 import { leaseRoutes } from './leases.js';
 import { logRoutes } from './logs.js';
 import { metricsRoutes } from './metrics.js';
-import { profileRoutes } from './profiles.js';
 import { servedRootsRoutes } from '../../settings/served-roots-routes.js';
 import { serviceRoutes } from './services.js';
 import { settingsRoutes } from './settings.js';
@@ -54,9 +51,6 @@ export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
   leaseRoutes,
   dhcpReservationRoutes,
   accessRoutes,
-  hostRoutes,
-  profileRoutes,
-  ipxeScriptRoutes,
   wolRoutes,
   bmcRoutes,
   hostPowerRoutes,

@@ -5,7 +5,7 @@ import { EventLog } from '../../../src-main/events/event-log.js';
 import { hostNameSource } from '../../../src-main/hosts/host-name-source.js';
 import { HostService } from '../../../src-main/hosts/host-service.js';
 import type { HostReservationLink } from '../../../src-main/hosts/host-types.js';
-import { SerialQueue } from '../../../src-main/hosts/serial-queue.js';
+import { SerialQueue } from '../../../src-main/profiles/serial-queue.js';
 import { Store } from '../../../src-main/store/store.js';
 import { countConfigWrites } from '../../helpers/store-writes.js';
 import { tempDir } from '../../helpers/test-core.js';

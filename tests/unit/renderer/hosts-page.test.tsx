@@ -2,8 +2,9 @@
 import './dom-setup.js';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { BootConfig, Host } from '../../../src-renderer/src/api/models/hosts.js';
-import type { Profile } from '../../../src-renderer/src/api/models/profiles.js';
+import type { BootPreview as BootConfig } from '@contracts/boot-scripts';
+import type { Host } from '@contracts/hosts';
+import type { Profile } from '@contracts/profiles';
 import { fail, ok, type Route } from './fake-transport.js';
 import { VIEWER_SESSION, callsTo, okList, renderApp } from './render-app.js';
 

@@ -3,7 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BootloaderCheckReport } from '@contracts/boot-files';
 import type { DhcpSettings } from '../../../src-renderer/src/api/models/dhcp.js';
-import type { Profile } from '../../../src-renderer/src/api/models/profiles.js';
+import type { Profile } from '@contracts/profiles';
 import type { InterfacesView } from '../../../src-renderer/src/api/models/settings.js';
 import { parseUnifiedDiff } from '../../../src-renderer/src/editor/DiffView.js';
 import { createLiveEventsStore, LIVE_EVENTS_KEPT } from '../../../src-renderer/src/live/live-events-store.js';

@@ -2,7 +2,7 @@
 import './dom-setup.js';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Profile, ScriptVersion } from '../../../src-renderer/src/api/models/profiles.js';
+import type { Profile, ScriptVersionView as ScriptVersion } from '@contracts/profiles';
 import { ok, type Route } from './fake-transport.js';
 import { VIEWER_SESSION, callsTo, okList, renderApp } from './render-app.js';
 

@@ -1,6 +1,9 @@
 import type { ApiClient } from '../api-client.js';
 import { bootFilesClient } from './boot-files-client.js';
 import { dnsClient } from './dns-client.js';
+import { bootScriptsClient } from './boot-scripts-client.js';
+import { hostsClient } from './hosts-client.js';
+import { profilesClient } from './profiles-client.js';
 import { tftpClient } from './tftp-client.js';
 
 /**
@@ -13,6 +16,9 @@ export function createApi(client: ApiClient) {
     dns: dnsClient(client),
     bootFiles: bootFilesClient(client),
     tftp: tftpClient(client),
+    profiles: profilesClient(client),
+    hosts: hostsClient(client),
+    bootScripts: bootScriptsClient(client),
   };
 }
 

@@ -1,16 +1,16 @@
 import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import type { EntryScriptUpdate, EntryScriptView } from '@contracts/boot-scripts';
 import { useEffect, useState } from 'react';
-import type { EntryScript } from '../../api/models/boot.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { SaveButtons } from '../../components/kit/index.js';
 import { QueryState } from '../../components/QueryState.js';
 import { CodeEditor } from '../../editor/CodeEditor.js';
 import { formatDateTime } from '../../format.js';
-import { useApiGet, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
-function Editor({ entry }: { entry: EntryScript }) {
+function Editor({ entry }: { entry: EntryScriptView }) {
   const readOnly = !useCan('operator');
   const confirm = useConfirm();
   const [text, setText] = useState(entry.script);
@@ -22,7 +22,7 @@ function Editor({ entry }: { entry: EntryScript }) {
     setSaved(entry.script);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [entry.script]);
-  const save = useApiMutation((client, body: { script: string } | { reset: true }) => client.put<EntryScript>('/services/ipxe-script', body), {
+  const save = useApiAction((api, body: EntryScriptUpdate) => api.bootScripts.entry.update(body), {
     invalidate: [keys.entryScript],
     notifyErrors: false,
     success: (result) => (result.is_default ? 'The built-in entry script is in use again.' : 'Entry script saved.'),
@@ -95,7 +95,7 @@ function Editor({ entry }: { entry: EntryScript }) {
 
 /** GET/PUT /services/ipxe-script: the script every iPXE client runs first. */
 export function EntryScriptCard() {
-  const query = useApiGet<EntryScript>(keys.entryScript, '/services/ipxe-script');
+  const query = useApiQuery(keys.entryScript, (api) => api.bootScripts.entry.get());
   return (
     <Card withBorder component="section" aria-labelledby="entry-script-title">
       <Title order={2} size="h4" id="entry-script-title">

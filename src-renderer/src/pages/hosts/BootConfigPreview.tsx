@@ -1,19 +1,19 @@
 import { Alert, Anchor, Badge, Button, Card, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
+import type { BootAction, BootPreview } from '@contracts/boot-scripts';
 import { Link } from 'react-router';
-import type { BootConfig } from '../../api/models/hosts.js';
 import { QueryState } from '../../components/QueryState.js';
 import { CodeEditor } from '../../editor/CodeEditor.js';
-import { useApiGet } from '../../query/api-hooks.js';
+import { useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
-const ACTION_TEXT: Record<BootConfig['action'], string> = {
+const ACTION_TEXT: Record<BootAction, string> = {
   profile: 'Boots a profile',
   menu: 'Gets the boot menu',
   local: 'Boots from the local disk',
   denied: 'Is denied',
 };
 
-function Preview({ config }: { config: BootConfig }) {
+function Preview({ config }: { config: BootPreview }) {
   return (
     <Stack gap="sm">
       <Group gap="xs">
@@ -77,7 +77,7 @@ function Preview({ config }: { config: BootConfig }) {
 
 /** GET /hosts/{id}/boot-config: what the host would get if it booted now (nothing is recorded). */
 export function BootConfigPreview({ hostId }: { hostId: number }) {
-  const query = useApiGet<BootConfig>(keys.bootConfig(hostId), `/hosts/${hostId}/boot-config`);
+  const query = useApiQuery(keys.bootConfig(hostId), (api) => api.bootScripts.preview(hostId));
   return (
     <Card withBorder component="section" aria-labelledby="boot-preview-title">
       <Group justify="space-between" mb="sm">

@@ -1,7 +1,7 @@
 import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import type { Host } from '@contracts/hosts';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { Host } from '../../api/models/hosts.js';
 import type { WolHistoryEntry } from '../../api/models/power.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
@@ -12,7 +12,7 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, Loading, QueryState } from '../../components/QueryState.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { formatDateTime } from '../../format.js';
-import { useApiGet, useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiList, useApiMutation, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { NotFoundPage } from '../NotFoundPage.js';
 import { BootConfigPreview } from './BootConfigPreview.js';
@@ -97,7 +97,7 @@ export function HostDetailPage() {
   const params = useParams();
   const id = Number(params.id);
   const valid = Number.isInteger(id) && id >= 1;
-  const query = useApiGet<Host>(keys.host(id), valid ? `/hosts/${id}` : null);
+  const query = useApiQuery(keys.host(id), valid ? (api) => api.hosts.get(id) : null);
   const canEdit = useCan('operator');
   const confirm = useConfirm();
   const navigate = useNavigate();
@@ -107,7 +107,7 @@ export function HostDetailPage() {
     errorTitle: 'Wake-on-LAN failed',
     onSuccess: (result) => (result.ok ? notifySuccess(describeWake(result)) : notifyError(new Error(describeWake(result)), 'Wake-on-LAN failed')),
   });
-  const remove = useApiMutation((client, host: Host) => client.delete<Host>(`/hosts/${host.id}`), {
+  const remove = useApiAction((api, host: Host) => api.hosts.remove(host.id), {
     invalidate: [keys.hosts, keys.reservations],
     success: (host) => `Host ${hostLabel(host)} deleted.`,
     onSuccess: () => void navigate('/hosts'),

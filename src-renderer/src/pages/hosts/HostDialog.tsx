@@ -1,11 +1,11 @@
 import { Group, Select, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { HostFieldSchemas, MAX_HOST_DESCRIPTION, MAX_HOST_TAGS, type Host, type HostInput } from '@contracts/hosts';
 import { useEffect, useState } from 'react';
-import type { Host, HostInput } from '../../api/models/hosts.js';
-import { segment } from '../../api/query-string.js';
+import { Value } from 'typebox/value';
 import { applyServerErrors } from '../../components/form-errors.js';
 import { FormDialog } from '../../components/kit/index.js';
-import { useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { isHostname, isIPv4, isMac } from '../../validators.js';
 import { useProfileOptions } from './use-profile-options.js';
@@ -22,8 +22,6 @@ interface FormValues {
   enabled: boolean;
 }
 
-const GROUP_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
-const TAG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
 const initial = (host: Host | null): FormValues => ({
   mac: host?.mac ?? '',
@@ -37,7 +35,7 @@ const initial = (host: Host | null): FormValues => ({
   enabled: host?.enabled ?? true,
 });
 
-export function hostBody(values: FormValues, adopt: boolean): HostInput {
+export function hostBody(values: FormValues, adopt: boolean): HostInput & { mac: string } {
   const text = (value: string) => (value.trim() === '' ? null : value.trim());
   return {
     mac: values.mac.trim(),
@@ -68,10 +66,15 @@ export function HostDialog({ opened, host, mode, onClose, onSaved }: { opened: b
       mac: (value) => (isMac(value) ? null : 'A MAC address, e.g. 52:54:00:12:34:56'),
       hostname: (value) => (value.trim() === '' || isHostname(value) ? null : 'A host name: letters, digits, inner hyphens, dots between labels'),
       ip: (value) => (value.trim() === '' || isIPv4(value) ? null : 'An IPv4 address, or empty'),
-      group: (value) => (value.trim() === '' || GROUP_PATTERN.test(value.trim()) ? null : 'Letters, digits, space . _ - (starting with a letter or digit), at most 64'),
-      tags: (value) => (value.every((tag) => TAG_PATTERN.test(tag)) ? (value.length <= 32 ? null : 'At most 32 tags') : 'Tags: letters, digits . _ : - (at most 64 each)'),
-      arch: (value) => (value.trim() === '' || /^[a-z0-9_]{1,16}$/.test(value.trim()) ? null : 'Lowercase letters, digits and _ (x86_64, arm64)'),
-      description: (value) => (value.length <= 1024 ? null : 'At most 1024 characters'),
+      group: (value) => (value.trim() === '' || Value.Check(HostFieldSchemas.group, value.trim()) ? null : 'Letters, digits, space . _ - (starting with a letter or digit), at most 64'),
+      tags: (value) =>
+        value.every((tag) => Value.Check(HostFieldSchemas.tags.items, tag))
+          ? value.length <= MAX_HOST_TAGS
+            ? null
+            : `At most ${MAX_HOST_TAGS} tags`
+          : 'Tags: letters, digits . _ : - (at most 64 each)',
+      arch: (value) => (value.trim() === '' || Value.Check(HostFieldSchemas.arch, value.trim()) ? null : 'Lowercase letters, digits and _ (x86_64, arm64)'),
+      description: (value) => (value.length <= MAX_HOST_DESCRIPTION ? null : `At most ${MAX_HOST_DESCRIPTION} characters`),
     },
   });
   useEffect(() => {
@@ -84,7 +87,7 @@ export function HostDialog({ opened, host, mode, onClose, onSaved }: { opened: b
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, host]);
 
-  const save = useApiMutation((client, body: HostInput) => (host ? client.put<Host>(`/hosts/${segment(host.id)}`, body) : client.post<Host>('/hosts', body)), {
+  const save = useApiAction((api, body: HostInput & { mac: string }) => (host ? api.hosts.update(host.id, body) : api.hosts.create(body)), {
     invalidate: [keys.hosts, keys.reservations],
     notifyErrors: false,
     success: (saved) => `Host ${saved.hostname ?? saved.mac} ${mode === 'create' ? 'created' : mode === 'adopt' ? 'adopted' : 'saved'}.`,

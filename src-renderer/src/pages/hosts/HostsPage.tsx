@@ -1,7 +1,7 @@
 import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import type { Host } from '@contracts/hosts';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { Host } from '../../api/models/hosts.js';
 import { useCan } from '../../app-state.js';
 import { Dim } from '../../components/Dim.js';
 import { filterOptions, TableToolbar } from '../../components/kit/index.js';
@@ -11,7 +11,7 @@ import { RowButton } from '../../components/RowActions.js';
 import { ServerTable, type Column, type RowKey } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
-import { useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { useApiMutation, useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { HostDialog, type HostDialogMode } from './HostDialog.js';
 import { useProfileOptions } from './use-profile-options.js';
@@ -24,7 +24,7 @@ export function hostLabel(host: Host): string {
 /** `/hosts`: known and discovered machines; create, adopt, wake (one or selected). */
 export function HostsPage() {
   const table = useTableParams({ defaultSort: 'id', filters: ['group', 'tag', 'profile_id', 'discovered', 'enabled'] as const });
-  const query = useApiList<Host>(keys.hosts, '/hosts', table.apiParams);
+  const query = useApiPage(keys.hosts, table.apiParams, (api, params) => api.hosts.list(params));
   const { nameOf, options } = useProfileOptions();
   const canEdit = useCan('operator');
   const navigate = useNavigate();

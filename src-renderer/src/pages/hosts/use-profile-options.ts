@@ -1,10 +1,11 @@
-import type { Profile } from '../../api/models/profiles.js';
-import { useApiList } from '../../query/api-hooks.js';
+import { useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
+
+const OPTION_PARAMS = { size: 500, sort: 'name' };
 
 /** Every profile (up to the API's page limit), for pickers and for showing a host's profile by name. */
 export function useProfileOptions() {
-  const query = useApiList<Profile>([...keys.profiles, 'options'], '/profiles', { size: 500, sort: 'name' });
+  const query = useApiPage([...keys.profiles, 'options'], OPTION_PARAMS, (api, params) => api.profiles.list(params));
   const profiles = query.data?.data ?? [];
   const names = new Map(profiles.map((profile) => [profile.id, profile.name]));
   return {

@@ -1,10 +1,11 @@
-import type { Host } from '../../api/models/hosts.js';
-import { useApiList } from '../../query/api-hooks.js';
+import { useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
+
+const OPTION_PARAMS = { size: 500, sort: 'hostname' };
 
 /** Hosts for pickers (up to the API's page limit), labelled by name and MAC. */
 export function useHostOptions() {
-  const query = useApiList<Host>([...keys.hosts, 'options'], '/hosts', { size: 500, sort: 'hostname' });
+  const query = useApiPage([...keys.hosts, 'options'], OPTION_PARAMS, (api, params) => api.hosts.list(params));
   const hosts = query.data?.data ?? [];
   const names = new Map(hosts.map((host) => [host.id, host.hostname ?? host.mac]));
   return {

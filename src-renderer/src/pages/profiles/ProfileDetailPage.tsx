@@ -1,13 +1,13 @@
 import { Anchor, Stack } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { BOOT_TYPE_LABELS, type Profile } from '../../api/models/profiles.js';
 import { useCan } from '../../app-state.js';
 import { DetailLoadError, UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { Loading } from '../../components/QueryState.js';
-import { useApiGet } from '../../query/api-hooks.js';
+import { useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { NotFoundPage } from '../NotFoundPage.js';
+import { BOOT_TYPE_LABELS } from './boot-type-labels.js';
 import { ProfileEditor } from './ProfileEditor.js';
 import { ProfileVersions } from './ProfileVersions.js';
 
@@ -28,7 +28,7 @@ export function ProfileDetailPage() {
   const creating = params.id === 'new';
   const id = Number(params.id);
   const valid = creating || (Number.isInteger(id) && id >= 1);
-  const query = useApiGet<Profile>(keys.profile(id), valid && !creating ? `/profiles/${id}` : null);
+  const query = useApiQuery(keys.profile(id), valid && !creating ? (api) => api.profiles.get(id) : null);
   const canCreate = useCan('operator');
 
   if (!valid) return <NotFoundPage />;

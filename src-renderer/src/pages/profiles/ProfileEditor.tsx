@@ -1,15 +1,16 @@
 import { ActionIcon, Alert, Button, Card, Group, Select, Stack, TagsInput, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { BOOT_TYPES, type Profile, type ProfileWrite } from '@contracts/profiles';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { isApiError } from '../../api/api-error.js';
-import { BOOT_TYPE_LABELS, BOOT_TYPES, type Profile, type ProfileInput } from '../../api/models/profiles.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { fieldPath } from '../../components/form-errors.js';
 import { SaveButtons } from '../../components/kit/index.js';
-import { useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
+import { BOOT_TYPE_LABELS } from './boot-type-labels.js';
 import { profileBody, profileErrorPath, profileProblems, profileToForm, type ProfileForm } from './profile-form-model.js';
 import { TypeSettings } from './TypeSettings.js';
 
@@ -29,15 +30,15 @@ export function ProfileEditor({ profile }: { profile: Profile | null }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [profile]);
 
-  const save = useApiMutation(
-    (client, body: ProfileInput) => (profile ? client.put<Profile>(`/profiles/${profile.id}`, body) : client.post<Profile>('/profiles', body)),
+  const save = useApiAction(
+    (api, body: ProfileWrite) => (profile ? api.profiles.update(profile.id, body) : api.profiles.create(body)),
     {
       invalidate: [keys.profiles, keys.hosts],
       notifyErrors: false,
       success: (saved) => (profile ? `Profile ${saved.name} saved (script version ${saved.script_version}).` : `Profile ${saved.name} created.`),
     },
   );
-  const remove = useApiMutation((client, target: Profile) => client.delete<Profile>(`/profiles/${target.id}`), {
+  const remove = useApiAction((api, target: Profile) => api.profiles.remove(target.id), {
     invalidate: [keys.profiles],
     errorTitle: 'The profile was not deleted',
     success: (deleted) => `Profile ${deleted.name} deleted.`,

@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Group, Modal, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { Profile, ScriptVersionView as ScriptVersion } from '@contracts/profiles';
 import { useRef, useState } from 'react';
-import type { Profile, ScriptDiff, ScriptVersion } from '../../api/models/profiles.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
@@ -11,8 +11,10 @@ import { useTableParams } from '../../components/use-table-params.js';
 import { CodeEditor } from '../../editor/CodeEditor.js';
 import { DiffView } from '../../editor/DiffView.js';
 import { formatDateTime } from '../../format.js';
-import { useApiGet, useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiPage, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
+
+const ALL_VERSIONS = { size: 500 };
 
 function Compare({ profile, versions }: { profile: Profile; versions: ScriptVersion[] }) {
   const options = versions.map((version) => ({ value: String(version.id), label: `Version ${version.version}${version.version === profile.script_version ? ' (current)' : ''}` }));
@@ -20,9 +22,9 @@ function Compare({ profile, versions }: { profile: Profile; versions: ScriptVers
   const previous = versions.find((version) => version.version === profile.script_version - 1);
   const [from, setFrom] = useState<string | null>(previous ? String(previous.id) : null);
   const [to, setTo] = useState<string | null>(current ? String(current.id) : null);
-  const diff = useApiGet<ScriptDiff>(
+  const diff = useApiQuery(
     [...keys.versions(profile.id), 'diff', from, to],
-    from && to ? `/profiles/${profile.id}/script-diff/${from}?to=${to}` : null,
+    from && to ? (api) => api.profiles.versions.diff(profile.id, Number(from), Number(to)) : null,
   );
   return (
     <Stack gap="sm">
@@ -55,16 +57,16 @@ function Compare({ profile, versions }: { profile: Profile; versions: ScriptVers
 /** The script history of a profile: list, view, diff between any two versions, rollback (a new version). */
 export function ProfileVersions({ profile }: { profile: Profile }) {
   const table = useTableParams({ defaultSort: '-version', prefix: 'v_' });
-  const query = useApiList<ScriptVersion>(keys.versions(profile.id), `/profiles/${profile.id}/script-versions`, table.apiParams);
-  const all = useApiList<ScriptVersion>([...keys.versions(profile.id), 'all'], `/profiles/${profile.id}/script-versions`, { size: 500 });
+  const query = useApiPage(keys.versions(profile.id), table.apiParams, (api, params) => api.profiles.versions.list(profile.id, params));
+  const all = useApiPage([...keys.versions(profile.id), 'all'], ALL_VERSIONS, (api, params) => api.profiles.versions.list(profile.id, params));
   const canEdit = useCan('operator');
   const confirm = useConfirm();
   const [viewing, setViewing] = useState<ScriptVersion | null>(null);
   // Read when the dialog closes; a ref because the dialog's content outlives this render.
   const comment = useRef('');
-  const rollback = useApiMutation(
-    (client, input: { version: ScriptVersion; comment: string }) =>
-      client.post<Profile>(`/profiles/${profile.id}/script-rollback/${input.version.id}`, input.comment.trim() ? { comment: input.comment.trim() } : {}),
+  const rollback = useApiAction(
+    (api, input: { version: ScriptVersion; comment: string }) =>
+      api.profiles.versions.rollback(profile.id, input.version.id, input.comment.trim() ? { comment: input.comment.trim() } : {}),
     { invalidate: [keys.profiles, keys.hosts], errorTitle: 'Rollback failed', success: (saved) => `Rolled back: the script is now version ${saved.script_version}.` },
   );
 

@@ -1,14 +1,15 @@
 import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { BOOT_TYPES, type Profile } from '@contracts/profiles';
 import { Link, useNavigate } from 'react-router';
-import { BOOT_TYPE_LABELS, BOOT_TYPES, type Profile } from '../../api/models/profiles.js';
 import { useCan } from '../../app-state.js';
 import { Dim } from '../../components/Dim.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { ServerTable, TableFilter, TableSearch, TableTextFilter, type Column } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
-import { useApiList } from '../../query/api-hooks.js';
+import { useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
+import { BOOT_TYPE_LABELS } from './boot-type-labels.js';
 
 const COLUMNS: Column<Profile>[] = [
   {
@@ -31,7 +32,7 @@ const COLUMNS: Column<Profile>[] = [
 /** `/profiles`: boot profiles with type filter and search; a profile opens its editor. */
 export function ProfilesPage() {
   const table = useTableParams({ defaultSort: 'name', filters: ['boot_type', 'group'] as const });
-  const query = useApiList<Profile>(keys.profiles, '/profiles', table.apiParams);
+  const query = useApiPage(keys.profiles, table.apiParams, (api, params) => api.profiles.list(params));
   const canEdit = useCan('operator');
   const navigate = useNavigate();
   return (

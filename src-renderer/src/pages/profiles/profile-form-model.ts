@@ -1,4 +1,7 @@
-import type { BootType, Profile, ProfileInput } from '../../api/models/profiles.js';
+import { PROFILE_NAME_MAX, ProfileFieldSchemas, VARIABLE_NAME_PATTERN, type BootType, type Profile, type ProfileWrite } from '@contracts/profiles';
+import { Value } from 'typebox/value';
+
+const VARIABLE_NAME = new RegExp(VARIABLE_NAME_PATTERN);
 
 export interface ProfileForm {
   name: string;
@@ -48,8 +51,8 @@ export function profileToForm(profile: Profile | null): ProfileForm {
  * type (the API refuses another type's settings, and `script` for any type
  * but ipxe_script, whose script is generated).
  */
-export function profileBody(form: ProfileForm): ProfileInput {
-  const body: ProfileInput = {
+export function profileBody(form: ProfileForm): ProfileWrite {
+  const body: ProfileWrite = {
     name: form.name.trim(),
     boot_type: form.boot_type,
     description: form.description,
@@ -124,7 +127,7 @@ export function profileProblems(form: ProfileForm): Record<string, string> {
   const problems: Record<string, string> = {};
   const name = form.name.trim();
   if (name === '') problems.name = 'Name the profile';
-  else if (name.length > 64 || /[${}#;&|"'\\]/.test(name)) problems.name = 'At most 64 characters, without $ { } # ; & | quotes or backslash';
+  else if (name.length > PROFILE_NAME_MAX || /[${}#;&|"'\\]/.test(name)) problems.name = `At most ${PROFILE_NAME_MAX} characters, without $ { } # ; & | quotes or backslash`;
   if (form.boot_type === 'ipxe_script' && form.script.trim() === '') problems.script = 'Write the script (it starts with #!ipxe)';
   if (form.boot_type === 'linux' && form.kernel.trim() === '') problems.kernel = 'The kernel: a path under the boot root or a URL';
   if (form.boot_type === 'chain' && form.chain_url.trim() === '') problems.chain_url = 'The URL to chain to';
@@ -135,10 +138,10 @@ export function profileProblems(form: ProfileForm): Record<string, string> {
       if (entry.profile_id === null) problems[`menu_entries.${index}.profile_id`] = 'Choose a profile';
     });
     const timeout = Number(form.menu_timeout);
-    if (!Number.isInteger(timeout) || timeout < 0 || timeout > 600) problems.menu_timeout = '0–600 seconds';
+    if (!Value.Check(ProfileFieldSchemas.menu.properties.timeout_seconds, timeout)) problems.menu_timeout = '0–600 seconds';
   }
   form.variables.forEach((variable, index) => {
-    if (variable.name.trim() !== '' && !/^[a-z_][a-z0-9_]{0,63}$/.test(variable.name.trim())) problems[`variables.${index}.name`] = 'Lowercase letters, digits and _, not starting with a digit';
+    if (variable.name.trim() !== '' && !VARIABLE_NAME.test(variable.name.trim())) problems[`variables.${index}.name`] = 'Lowercase letters, digits and _, not starting with a digit';
   });
   return problems;
 }

@@ -1,0 +1,69 @@
+import { Type, type Static } from 'typebox';
+import { nullable } from '../core/http-kit/common-contract.js';
+import { MAX_TEMPLATE_CHARS } from '../profiles/profiles-contract.js';
+
+/*
+ * The boot scripts API's contract: the schemas and constants of the host
+ * boot-config preview (/api/v1/hosts/{id}/boot-config) and of the iPXE entry
+ * script (/api/v1/services/ipxe-script). It imports nothing but typebox and
+ * other contracts (a test checks it) so the renderer imports it too (alias
+ * @contracts/boot-scripts).
+ */
+
+/** Why a machine boots what it boots (the preview's `reason`). */
+export const BOOT_REASONS = ['host_assignment', 'group_default', 'global_default', 'host_disabled', 'menu_choice', 'access_denied'] as const;
+export type BootReason = (typeof BOOT_REASONS)[number];
+
+/** What a machine gets: a profile's script, the global menu of all profiles, its local disk, or nothing. */
+export const BOOT_ACTIONS = ['profile', 'menu', 'local', 'denied'] as const;
+export type BootAction = (typeof BOOT_ACTIONS)[number];
+
+/** A file a script fetches: the iPXE command (kernel, initrd, chain, sanboot…) and its URL. */
+export const ScriptFileSchema = Type.Object({ command: Type.String(), url: Type.String() });
+
+/** What a host would receive if it booted now (GET /hosts/{id}/boot-config). */
+export const BootPreviewSchema = Type.Object(
+  {
+    host_id: Type.Integer(),
+    mac: Type.String(),
+    action: Type.Enum([...BOOT_ACTIONS], { description: 'profile, menu (the netboot default menu), local or denied' }),
+    reason: Type.Enum([...BOOT_REASONS], { description: 'Why: host_assignment, group_default, global_default, host_disabled, access_denied' }),
+    reason_text: Type.String(),
+    profile: Type.Union([
+      Type.Object({ id: Type.Integer(), name: Type.String(), boot_type: Type.String(), script_version: Type.Integer() }),
+      Type.Null(),
+    ]),
+    script: Type.String({ description: 'The rendered iPXE script the host would receive now' }),
+    render_error: nullable<string>('string', { description: 'Set when the template fails: the host would get the fallback script shown in `script`' }),
+    files: Type.Array(ScriptFileSchema, { description: 'What the script would fetch' }),
+    entry_url: Type.String(),
+    script_url: Type.String(),
+    client_ip: nullable<string>('string', { description: 'Client address assumed (last seen or fixed IP)' }),
+  },
+  { $id: 'HostBootConfig' },
+);
+
+/** The entry script every client runs first (GET/PUT /services/ipxe-script). */
+export const EntryScriptSchema = Type.Object(
+  {
+    script: Type.String({ description: 'The entry script template in use' }),
+    is_default: Type.Boolean({ description: 'true while the built-in default is in use' }),
+    default_script: Type.String({ description: 'The built-in default, for comparison and as a starting point' }),
+    updated_at: nullable<string>('string', { format: 'date-time' }),
+    updated_by: nullable<string>('string'),
+  },
+  { $id: 'IpxeEntryScript' },
+);
+
+export const EntryScriptUpdateSchema = Type.Object(
+  {
+    script: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_TEMPLATE_CHARS, description: 'A new template (must render to a script starting with #!ipxe)' })),
+    reset: Type.Optional(Type.Literal(true, { description: 'Restore the built-in default' })),
+  },
+  { additionalProperties: false, minProperties: 1, maxProperties: 1, description: 'Either {"script": "..."} or {"reset": true}' },
+);
+
+export type ScriptFile = Static<typeof ScriptFileSchema>;
+export type BootPreview = Static<typeof BootPreviewSchema>;
+export type EntryScriptView = Static<typeof EntryScriptSchema>;
+export type EntryScriptUpdate = Static<typeof EntryScriptUpdateSchema>;

@@ -1,0 +1,77 @@
+import { Type, type Static } from 'typebox';
+import { nullable } from '../core/http-kit/common-contract.js';
+import { GROUP_PATTERN } from '../profiles/profiles-contract.js';
+
+/*
+ * The hosts API's contract: the TypeBox schemas and constants of
+ * /api/v1/hosts/*. It imports nothing but typebox and other contracts (a test
+ * checks it) so the renderer imports it too (alias @contracts/hosts). The
+ * printable description and the MAC spelling pattern (ground-layer rules in
+ * code this file may not import) are added in the routes.
+ */
+
+export { GROUP_PATTERN };
+/** Tags: short words people type and filter by. */
+export const TAG_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$';
+/** iPXE `${buildarch}` values: i386, x86_64, arm32, arm64, riscv64, loong64… */
+export const ARCH_PATTERN = '^[a-z0-9_]{1,16}$';
+export const MAX_HOST_TAGS = 32;
+export const MAX_HOST_DESCRIPTION = 1024;
+
+/** A machine Bootwright knows, by MAC address (docs/hosts-and-profiles.md). */
+export const HostSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    mac: Type.String({ description: 'Lowercase, colon-separated; unique' }),
+    hostname: nullable<string>('string'),
+    ip: nullable<string>('string', { description: 'Fixed IPv4 address; a DHCP reservation follows it' }),
+    profile_id: nullable<number>('integer'),
+    group: nullable<string>('string'),
+    tags: Type.Array(Type.String()),
+    description: Type.String(),
+    arch: nullable<string>('string', { description: 'iPXE ${buildarch}: set by hand or learned at boot' }),
+    platform: nullable<string>('string', { description: 'iPXE ${platform} (pcbios, efi): learned at boot' }),
+    enabled: Type.Boolean({ description: 'false: the machine boots from its local disk whatever its profile' }),
+    discovered: Type.Boolean({ description: 'Recorded when an unknown machine booted; set false to adopt it' }),
+    last_boot_at: nullable<string>('string', { format: 'date-time' }),
+    last_seen_ip: nullable<string>('string'),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Host' },
+);
+
+/** The writable fields but `mac` and the printable `description`, which the routes add. */
+export const HostFieldSchemas = {
+  hostname: nullable<string>('string', { maxLength: 253, description: 'RFC 1123 host name; stored lowercase' }),
+  ip: nullable<string>('string', { maxLength: 64, description: 'IPv4 address; creates or updates the DHCP reservation' }),
+  profile_id: nullable<number>('integer', { minimum: 1 }),
+  group: nullable<string>('string', { pattern: GROUP_PATTERN }),
+  tags: Type.Array(Type.String({ pattern: TAG_PATTERN }), { maxItems: MAX_HOST_TAGS }),
+  arch: nullable<string>('string', { pattern: ARCH_PATTERN }),
+  enabled: Type.Boolean(),
+  discovered: Type.Boolean(),
+};
+
+/**
+ * What a client sends (create: mac required; update: any subset). The routes
+ * add the MAC spelling pattern to `mac` and the printable-text rule to `description`.
+ */
+export const HostWriteSchema = Type.Object(
+  {
+    mac: Type.Optional(Type.String({ description: 'Any common spelling (colons, dashes, dots, bare hex)' })),
+    hostname: Type.Optional(HostFieldSchemas.hostname),
+    ip: Type.Optional(HostFieldSchemas.ip),
+    profile_id: Type.Optional(HostFieldSchemas.profile_id),
+    group: Type.Optional(HostFieldSchemas.group),
+    tags: Type.Optional(HostFieldSchemas.tags),
+    description: Type.Optional(Type.String({ maxLength: MAX_HOST_DESCRIPTION, description: 'Printable text (docs/api.md)' })),
+    arch: Type.Optional(HostFieldSchemas.arch),
+    enabled: Type.Optional(HostFieldSchemas.enabled),
+    discovered: Type.Optional(HostFieldSchemas.discovered),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export type Host = Static<typeof HostSchema>;
+export type HostInput = Static<typeof HostWriteSchema>;

@@ -1,0 +1,24 @@
+import type { Profile, ProfileRollback, ProfileWrite, ScriptDiff, ScriptVersionView } from '@contracts/profiles';
+import type { ApiClient, ListResult } from '../api-client.js';
+import { segment, withQuery, type ListParams } from '../query-string.js';
+
+/** The profiles area's API (src-main/profiles/profiles-routes.ts), typed by its contract. */
+export function profilesClient(client: ApiClient) {
+  return {
+    list: (params: ListParams = {}): Promise<ListResult<Profile>> => client.list(withQuery('/profiles', params)),
+    get: (id: number): Promise<Profile> => client.get(`/profiles/${segment(id)}`),
+    create: (body: ProfileWrite): Promise<Profile> => client.post('/profiles', body),
+    update: (id: number, body: ProfileWrite): Promise<Profile> => client.put(`/profiles/${segment(id)}`, body),
+    remove: (id: number): Promise<Profile> => client.delete(`/profiles/${segment(id)}`),
+    versions: {
+      list: (profileId: number, params: ListParams = {}): Promise<ListResult<ScriptVersionView>> =>
+        client.list(withQuery(`/profiles/${segment(profileId)}/script-versions`, params)),
+      get: (profileId: number, versionId: number): Promise<ScriptVersionView> => client.get(`/profiles/${segment(profileId)}/script-versions/${segment(versionId)}`),
+      /** From a version to the current script, or to version `to` (a version id). */
+      diff: (profileId: number, versionId: number, to?: number): Promise<ScriptDiff> =>
+        client.get(withQuery(`/profiles/${segment(profileId)}/script-diff/${segment(versionId)}`, { to })),
+      rollback: (profileId: number, versionId: number, body: ProfileRollback = {}): Promise<Profile> =>
+        client.post(`/profiles/${segment(profileId)}/script-rollback/${segment(versionId)}`, body),
+    },
+  };
+}
