@@ -35,7 +35,8 @@ import { applyLoggingSettings } from '../settings/apply-logging-settings.js';
 import { SettingsService } from '../settings/settings-service.js';
 import { UpdateService } from '../update/update-service.js';
 import { hostDirectoryOf } from '../power/host-directory.js';
-import { PowerService, type PowerOptions } from '../power/power-service.js';
+import { powerArea } from '../power/index.js';
+import type { PowerOptions } from '../power/power-service.js';
 import type { AppContext } from './app-context.js';
 import { Areas, type AreaModule, type Kernel } from './area.js';
 import type { AppConfig } from './config.js';
@@ -192,7 +193,9 @@ export class AppCore {
     // this order, and their routes and services registered below. DNS is the pilot; the other areas are still wired
     // by hand in this function and move into the list area by area.
     const dnsModule = dnsArea(options.dnsWorkers ? { workers: options.dnsWorkers } : {});
-    const areaList: readonly AreaModule[] = [dnsModule];
+    // Hosts are looked up at call time through the finished context (until hosts is an area power needs).
+    const powerModule = powerArea({ ...options.power, hosts: () => hostDirectoryOf(ctx) });
+    const areaList: readonly AreaModule[] = [dnsModule, powerModule];
     const kernel: Kernel = { config, build, startedAt, store, events, audit, logs, log, settings, servedRoots, network, metrics, services, http: httpEndpoint, sse };
     const areas = await Areas.create(areaList, kernel);
     const dns = areas.facade(dnsModule);
@@ -200,8 +203,7 @@ export class AppCore {
     // Explicit here while hosts and DHCP are outside the area list; as areas they will need 'dns' and add their source in create().
     dns.addNameSource(hostNameSource(boot.hosts));
     dns.addNameSource(leaseNameSource(dhcp.leases));
-    // Hosts are looked up at call time through the finished context.
-    const power = new PowerService({ dataDir: config.dataDir, store, events, log, metrics, network, hosts: () => hostDirectoryOf(ctx) }, options.power);
+    const power = areas.facade(powerModule);
     const ctx: AppContext = {
       config,
       build,
@@ -235,7 +237,11 @@ export class AppCore {
         : null;
     const rendererDir = options.rendererDir === undefined ? defaultRendererDir() : options.rendererDir;
     const apiPlugins = API_ROUTE_PLUGINS.map((factory) => factory(ctx));
-    apiPlugins.splice(AREA_ROUTES_AT, 0, ...areas.routes());
+    apiPlugins.splice(AREA_ROUTES_AT, 0, ...areas.routes([powerModule]));
+    // Power is last in the area list, after areas whose routes are still in API_ROUTE_PLUGINS (TFTP, hosts, profiles…):
+    // its routes go after those, where they have always been, because the API document numbers its shared schemas
+    // (def-N) in registration order. Once every area is in the list this special case goes.
+    apiPlugins.push(...areas.routesOf(powerModule));
     // Hooks that must see every route (the audit hook) go before all routes.
     apiPlugins.unshift(...areas.hooks());
     const http = await buildHttpApp({
@@ -295,7 +301,6 @@ export class AppCore {
     this.ctx.events.startAgePrune(undefined, pruneFailed);
     this.ctx.audit.startAgePrune(undefined, pruneFailed);
     this.ctx.network.startWatching();
-    await this.ctx.power.start();
   }
 
   /** Stops every service and flushes the store; safe to call twice. */
@@ -303,7 +308,6 @@ export class AppCore {
     this.ctx.events.stopAgePrune();
     this.ctx.audit.stopAgePrune();
     this.ctx.network.stopWatching();
-    await this.ctx.power.stop();
     await this.areas.stop();
     await this.ctx.services.stopAll();
     await this.ctx.templates.close();

@@ -105,8 +105,17 @@ export class Areas {
     return parts.facade as Facade;
   }
 
-  routes(): FastifyPluginAsync[] {
-    return [...this.created.values()].flatMap((parts) => parts.routes);
+  /** The routes of every area but those in `except`, in list order. */
+  routes(except: readonly AreaModule<string, unknown, never>[] = []): FastifyPluginAsync[] {
+    const skipped = new Set(except.map((area) => area.name));
+    return [...this.created.entries()].filter(([name]) => !skipped.has(name)).flatMap(([, parts]) => parts.routes);
+  }
+
+  /** The routes of one area (the core places the last area's apart while API_ROUTE_PLUGINS still holds routes of areas before it). */
+  routesOf(area: AreaModule<string, unknown, never>): FastifyPluginAsync[] {
+    const parts = this.created.get(area.name);
+    if (!parts) throw new Error(`area "${area.name}" is not in the area list`);
+    return [...parts.routes];
   }
 
   hooks(): FastifyPluginAsync[] {

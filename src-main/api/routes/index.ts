@@ -4,12 +4,10 @@ import { auditHookPlugin } from '../../audit/audit-hook.js';
 import { accessRoutes } from './access.js';
 import { auditLogRoutes } from './audit-logs.js';
 import { authRoutes } from './auth.js';
-import { bmcRoutes } from './bmc.js';
 import { bootloaderRoutes } from './bootloader.js';
 import { dhcpReservationRoutes } from './dhcp-reservations.js';
 import { dhcpSettingsRoutes } from './dhcp-settings.js';
 import { eventRoutes } from './events.js';
-import { hostPowerRoutes } from './host-power.js';
 import { hostRoutes } from './hosts.js';
 import { interfaceRoutes } from './interfaces.js';
 import { ipxeScriptRoutes } from './ipxe-script.js';
@@ -25,7 +23,6 @@ import { tftpSettingsRoutes } from './tftp-settings.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './users.js';
 import { versionRoutes } from './version.js';
-import { wolRoutes } from './wol.js';
 
 /** A resource's routes: a fastify plugin built from the shared operations. */
 export type RoutePluginFactory = (ctx: AppContext) => FastifyPluginAsync;
@@ -61,9 +58,6 @@ export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
   hostRoutes,
   profileRoutes,
   ipxeScriptRoutes,
-  wolRoutes,
-  bmcRoutes,
-  hostPowerRoutes,
 ];
 
 /** Where the area list's routes are registered among API_ROUTE_PLUGINS: after the DHCP access routes (see above). */
