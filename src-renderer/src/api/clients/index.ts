@@ -1,5 +1,6 @@
 import type { ApiClient } from '../api-client.js';
 import { dnsClient } from './dns-client.js';
+import { powerClient } from './power-client.js';
 
 /**
  * The typed API of the UI: one client per area (`api.dns.records.list(params)`),
@@ -9,6 +10,7 @@ import { dnsClient } from './dns-client.js';
 export function createApi(client: ApiClient) {
   return {
     dns: dnsClient(client),
+    power: powerClient(client),
   };
 }
 
