@@ -33,6 +33,17 @@ describe('Areas', () => {
     expect(areas.routes()).toHaveLength(2);
   });
 
+  it('gives the routes of every area but the excepted ones, and of one area alone', async () => {
+    const calls: string[] = [];
+    const a = area('a', [], calls);
+    const b = area('b', [], calls);
+    const areas = await Areas.create([a, b], kernel);
+    const all = areas.routes();
+    expect(areas.routes([b])).toEqual([all[0]]);
+    expect(areas.routesOf(b)).toEqual([all[1]]);
+    expect(() => areas.routesOf(area('c', [], calls))).toThrow('area "c" is not in the area list');
+  });
+
   it('starts in list order and stops in reverse order', async () => {
     const calls: string[] = [];
     const areas = await Areas.create([area('a', [], calls), area('b', ['a'], calls)], kernel);
