@@ -239,8 +239,9 @@ export class AppCore {
     const apiPlugins = API_ROUTE_PLUGINS.map((factory) => factory(ctx));
     apiPlugins.splice(AREA_ROUTES_AT, 0, ...areas.routes([powerModule]));
     // Power is last in the area list, after areas whose routes are still in API_ROUTE_PLUGINS (TFTP, hosts, profiles…):
-    // its routes go after those, where they have always been, because the API document numbers its shared schemas
-    // (def-N) in registration order. Once every area is in the list this special case goes.
+    // its routes go after those, where they have always been, so the API document keeps its order (shared schemas are
+    // numbered def-N in registration order) and the write-route fuzzer its seeded sequence. Once every area is in the
+    // list this special case goes.
     apiPlugins.push(...areas.routesOf(powerModule));
     // Hooks that must see every route (the audit hook) go before all routes.
     apiPlugins.unshift(...areas.hooks());

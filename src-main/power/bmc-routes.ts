@@ -17,13 +17,14 @@ import {
   BmcProbeSchema,
   BmcProtocolSchema,
   BootDeviceSchema,
+  MAX_BMC_NAME_LENGTH,
   PowerOutcomeSchema,
   PowerStateSchema,
 } from './power-contract.js';
 
 /** The contract's name and username, with the printable-text rule of the ground layer (the contract imports only typebox). */
-const Name = PrintableString({ minLength: 1, maxLength: 64 });
-const Username = PrintableString({ minLength: 1, maxLength: 64 });
+const Name = PrintableString({ minLength: 1, maxLength: MAX_BMC_NAME_LENGTH });
+const Username = PrintableString({ minLength: 1, maxLength: MAX_BMC_NAME_LENGTH });
 const CreateConfigBody = StrictObject({ ...BmcConfigCreateSchema.properties, name: Name, username: Username });
 const UpdateConfigBody = Type.Object(
   { ...BmcConfigPatchSchema.properties, name: Type.Optional(Name), username: Type.Optional(Username) },
@@ -55,7 +56,6 @@ export function actor(request: FastifyRequest): string {
 /** BMC configs (CRUD, CSV import), probe, status, power and boot device, batches. */
 export function bmcRoutes(bmc: BmcService): FastifyPluginAsync {
   return async (app) => {
-
     app.get<{ Querystring: Static<typeof ConfigListQuery> }>(
       '/bmc/configs',
       {

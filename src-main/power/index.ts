@@ -25,7 +25,7 @@ export {
 } from './power-contract.js';
 export { ManualClock, systemClock, type SchedulerClock } from './wol/scheduler-clock.js';
 export type { WolDatagram, WolTransport } from './wol/wol-sender.js';
-export { bmcRoutes, actor } from './bmc-routes.js';
+export { bmcRoutes } from './bmc-routes.js';
 export { wolRoutes } from './wol-routes.js';
 export { hostPowerRoutes } from './host-power-routes.js';
 

@@ -57,6 +57,10 @@ export type BmcErrorReason = (typeof BMC_ERROR_REASONS)[number];
 export const BMC_BATCH_ACTIONS = ['power-on', 'power-off', 'restart', 'status'] as const;
 export type BmcBatchAction = (typeof BMC_BATCH_ACTIONS)[number];
 
+/** Longest BMC config name and user name; longest schedule name. */
+export const MAX_BMC_NAME_LENGTH = 64;
+export const MAX_SCHEDULE_NAME_LENGTH = 100;
+
 /** At most this many ids in one batch (BMC and WOL). */
 export const MAX_BATCH_IDS = 500;
 
@@ -122,11 +126,11 @@ export type BmcConfigView = Static<typeof BmcConfigSchema>;
 
 /** The writable fields; `name` and `username` get the printable-text pattern in the routes. */
 export const BmcConfigFields = {
-  name: Type.String({ minLength: 1, maxLength: 64 }),
+  name: Type.String({ minLength: 1, maxLength: MAX_BMC_NAME_LENGTH }),
   address: Type.String({ minLength: 1, maxLength: 253 }),
   port: Type.Integer({ minimum: 1, maximum: 65535 }),
   protocol: literals(BMC_PROTOCOLS),
-  username: Type.String({ minLength: 1, maxLength: 64 }),
+  username: Type.String({ minLength: 1, maxLength: MAX_BMC_NAME_LENGTH }),
   password: Type.String({ maxLength: 128, description: 'Stored encrypted; an empty string removes it' }),
   host_id: nullable<number>('integer', { minimum: 1 }),
   verify_tls: Type.Boolean(),
@@ -328,7 +332,7 @@ export type WolSchedule = Static<typeof WolScheduleSchema>;
 /** POST /wol/schedule body; `name` gets the printable-text pattern and `macs` the MAC pattern in the routes. */
 export const WolScheduleInputSchema = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
+    name: Type.String({ minLength: 1, maxLength: MAX_SCHEDULE_NAME_LENGTH }),
     host_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: MAX_BATCH_IDS })),
     macs: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: MAX_BATCH_IDS })),
     cron: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: '5 fields, or 6 with seconds first (croner syntax)' })),

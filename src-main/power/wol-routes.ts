@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { notFound } from '../core/errors.js';
 import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject } from '../core/http-kit/schemas.js';
 import { MAC_INPUT_PATTERN, normalizeMac } from '../core/mac.js';
-import { MAX_BATCH_IDS, WolHistoryFilters, WolHistorySchema, WolInterfaceSchema, WolScheduleInputSchema, WolScheduleSchema } from './power-contract.js';
+import { MAX_BATCH_IDS, MAX_SCHEDULE_NAME_LENGTH, WolHistoryFilters, WolHistorySchema, WolInterfaceSchema, WolScheduleInputSchema, WolScheduleSchema } from './power-contract.js';
 import type { PowerService } from './power-service.js';
 import { historyView } from './wol/wol-history.js';
 
@@ -15,7 +15,7 @@ const MacParams = StrictObject({ mac: MacString });
 /** The contract's schedule body with the ground layer's rules added: printable-text name, MAC pattern (the contract imports only typebox). */
 const ScheduleBody = StrictObject({
   ...WolScheduleInputSchema.properties,
-  name: PrintableString({ minLength: 1, maxLength: 100 }),
+  name: PrintableString({ minLength: 1, maxLength: MAX_SCHEDULE_NAME_LENGTH }),
   macs: Type.Optional(Type.Array(MacString, { minItems: 1, maxItems: MAX_BATCH_IDS })),
 });
 
@@ -25,7 +25,6 @@ const ScheduleListQuery = Type.Object(ListQueryProperties, { additionalPropertie
 export function wolRoutes(power: Pick<PowerService, 'wol' | 'schedules'>): FastifyPluginAsync {
   const { wol, schedules } = power;
   return async (app) => {
-
     app.get(
       '/wol/interfaces',
       {

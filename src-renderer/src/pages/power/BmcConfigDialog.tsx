@@ -1,4 +1,4 @@
-import { BmcConfigFields, type BmcConfigInput, type BmcConfigView as BmcConfig, type BmcPrivilege, type BmcProtocol, type CipherSuite } from '@contracts/power';
+import { BmcConfigFields, MAX_BMC_NAME_LENGTH, type BmcConfigInput, type BmcConfigView as BmcConfig, type BmcPrivilege, type BmcProtocol, type CipherSuite } from '@contracts/power';
 import { Checkbox, Group, NumberInput, PasswordInput, Select, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
@@ -67,7 +67,7 @@ export function BmcConfigDialog({ opened, config, onClose }: { opened: boolean; 
   const form = useForm<FormValues>({
     initialValues: initial(config),
     validate: {
-      name: (value) => (value.trim() === '' ? 'Name the BMC' : Value.Check(BmcConfigFields.name, value.trim()) ? null : 'At most 64 characters'),
+      name: (value) => (value.trim() === '' ? 'Name the BMC' : Value.Check(BmcConfigFields.name, value.trim()) ? null : `At most ${MAX_BMC_NAME_LENGTH} characters`),
       address: (value) => (value.trim() === '' ? 'The BMC address or host name' : null),
       port: (value) => (value === '' || Value.Check(BmcConfigFields.port, Number(value)) ? null : '1–65535, or empty for the default'),
       username: (value) => (value.trim() === '' ? 'The BMC user' : null),
