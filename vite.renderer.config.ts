@@ -17,6 +17,7 @@ export const RENDERER_ALIASES = {
   '@contracts/profiles': path.join(root, 'src-main', 'profiles', 'profiles-contract.ts'),
   '@contracts/hosts': path.join(root, 'src-main', 'hosts', 'hosts-contract.ts'),
   '@contracts/boot-scripts': path.join(root, 'src-main', 'boot-scripts', 'boot-scripts-contract.ts'),
+  '@contracts/power': path.join(root, 'src-main', 'power', 'power-contract.ts'),
 };
 
 /**

@@ -32,7 +32,8 @@ import { applyLoggingSettings } from '../settings/apply-logging-settings.js';
 import { SettingsService } from '../settings/settings-service.js';
 import { UpdateService } from '../update/update-service.js';
 import { hostDirectoryOf } from '../power/host-directory.js';
-import { PowerService, type PowerOptions } from '../power/power-service.js';
+import { powerArea } from '../power/index.js';
+import type { PowerOptions } from '../power/power-service.js';
 import type { AppContext } from './app-context.js';
 import { Areas, type AreaModule, type Kernel } from './area.js';
 import type { AppConfig } from './config.js';
@@ -176,7 +177,9 @@ export class AppCore {
     // DHCP is still wired by hand above: hosts and boot scripts reach it through closures (they will need 'dhcp').
     const hostsModule = hostsArea({ reservations: () => dhcp.reservations, ...(options.hostsClock ? { now: options.hostsClock } : {}) });
     const bootScriptsModule = bootScriptsArea({ access: () => dhcp.access });
-    const areaList: readonly AreaModule[] = [dnsModule, bootFilesModule, tftpModule, profilesModule, hostsModule, bootScriptsModule];
+    // Hosts are looked up at call time through the finished context (until hosts is an area power needs).
+    const powerModule = powerArea({ ...options.power, hosts: () => hostDirectoryOf(ctx) });
+    const areaList: readonly AreaModule[] = [dnsModule, bootFilesModule, tftpModule, profilesModule, hostsModule, bootScriptsModule, powerModule];
     const kernel: Kernel = { config, build, startedAt, store, events, audit, logs, log, settings, servedRoots, network, metrics, services, http: httpEndpoint, sse };
     const areas = await Areas.create(areaList, kernel);
     const dns = areas.facade(dnsModule);
@@ -188,8 +191,7 @@ export class AppCore {
     // Active leases with a hostname answer in DNS as <hostname>.<local_domain> (explicit records win; the hosts area adds its own source).
     // Explicit here while DHCP is outside the area list; as an area it will need 'dns' and add its source in create().
     dns.addNameSource(leaseNameSource(dhcp.leases));
-    // Hosts are looked up at call time through the finished context.
-    const power = new PowerService({ dataDir: config.dataDir, store, events, log, metrics, network, hosts: () => hostDirectoryOf(ctx) }, options.power);
+    const power = areas.facade(powerModule);
     const ctx: AppContext = {
       config,
       build,
@@ -272,7 +274,6 @@ export class AppCore {
     this.ctx.events.startAgePrune(undefined, pruneFailed);
     this.ctx.audit.startAgePrune(undefined, pruneFailed);
     this.ctx.network.startWatching();
-    await this.ctx.power.start();
   }
 
   /** Stops every service and flushes the store; safe to call twice. */
@@ -280,7 +281,6 @@ export class AppCore {
     this.ctx.events.stopAgePrune();
     this.ctx.audit.stopAgePrune();
     this.ctx.network.stopWatching();
-    await this.ctx.power.stop();
     await this.areas.stop();
     await this.ctx.services.stopAll();
     await this.ctx.leases.close();

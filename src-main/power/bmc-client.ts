@@ -1,17 +1,9 @@
 /** What Bootwright asks of a BMC, whatever the protocol. */
 
-export const BMC_PROTOCOLS = ['ipmi', 'redfish'] as const;
-export type BmcProtocol = (typeof BMC_PROTOCOLS)[number];
+import type { BmcPrivilege, BmcProtocol, BootDevice, CipherSuite, PowerAction, PowerState } from './power-contract.js';
 
-export const POWER_STATES = ['on', 'off', 'unknown'] as const;
-export type PowerState = (typeof POWER_STATES)[number];
-
-/** on, off (hard), cycle (off then on), reset (hard reset), soft (ACPI graceful shutdown). */
-export const POWER_ACTIONS = ['on', 'off', 'cycle', 'reset', 'soft'] as const;
-export type PowerAction = (typeof POWER_ACTIONS)[number];
-
-export const BOOT_DEVICES = ['pxe', 'disk', 'cdrom', 'bios'] as const;
-export type BootDevice = (typeof BOOT_DEVICES)[number];
+// The protocol, state, action and device lists are API constants: they live in the contract.
+export { BMC_PROTOCOLS, BOOT_DEVICES, POWER_ACTIONS, POWER_STATES, type BmcProtocol, type BootDevice, type PowerAction, type PowerState } from './power-contract.js';
 
 export interface BootDeviceRequest {
   device: BootDevice;
@@ -37,9 +29,9 @@ export interface BmcTarget {
   /** Redfish: check the certificate chain and host name. */
   verifyTls: boolean;
   /** IPMI: cipher suite to use; null tries 17, then 3. */
-  cipherSuite: 3 | 17 | null;
+  cipherSuite: CipherSuite | null;
   /** IPMI: session privilege (operator suffices for power control). */
-  privilege: 'operator' | 'administrator';
+  privilege: BmcPrivilege;
 }
 
 /** One logged-in conversation with a BMC; close() it when done. */

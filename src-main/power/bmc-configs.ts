@@ -5,8 +5,9 @@ import type { Store } from '../store/store.js';
 import type { BmcTarget } from './bmc-client.js';
 import { BMC_SORT_FIELDS, configView, type BmcConfig, type BmcConfigInput, type BmcConfigView } from './bmc-config-types.js';
 import { checkBmcInput, type CheckedBmcFields } from './bmc-config-validation.js';
-import { parseBmcCsv, type CsvProblem } from './bmc-csv.js';
+import { parseBmcCsv } from './bmc-csv.js';
 import type { HostDirectorySource } from './host-directory.js';
+import type { BmcImportResult as ImportReport, CsvProblem } from './power-contract.js';
 import type { SecretBox } from './secret-box.js';
 
 /** AAD of sealed BMC passwords: a sealed value is good for this use only. */
@@ -18,14 +19,8 @@ export interface BmcListFilter {
   power_state?: NonNullable<BmcConfig['power_state']>;
 }
 
-export interface ImportReport {
-  /** Configs created. */
-  imported: BmcConfigView[];
-  /** Problems per line; with partial=false any problem means nothing was imported. */
-  errors: CsvProblem[];
-  /** Data rows in the file. */
-  rows: number;
-}
+/** POST /bmc/configs/import's answer; with partial=false any problem means nothing was imported. */
+export type { BmcImportResult as ImportReport } from './power-contract.js';
 
 function prefixed(prefix: string, errors: readonly FieldError[]): FieldError[] {
   return errors.map((error) => ({ field: `${prefix}${error.field}`, message: error.message }));

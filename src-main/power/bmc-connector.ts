@@ -3,6 +3,7 @@ import { bmcAddressProblem, isValidPort } from './bmc-address.js';
 import { BmcError, bmcReason, type BmcErrorReason } from './bmc-error.js';
 import { DEFAULT_PORTS, type BmcConnection, type BmcProtocol, type BmcTarget, type PowerState } from './bmc-client.js';
 import { connectIpmi, ipmiCapabilities } from './ipmi/ipmi-connection.js';
+import type { BmcProbeInput as ProbeInput, BmcProbeResult as ProbeResult } from './power-contract.js';
 import type { IpmiTiming } from './ipmi/ipmi-session.js';
 import { isRedfishService, RedfishConnection } from './redfish/redfish-connection.js';
 
@@ -93,33 +94,8 @@ export async function withConnection<T>(
   }
 }
 
-export interface ProbeInput {
-  address: string;
-  port?: number;
-  protocol?: BmcProtocol;
-  username: string;
-  password: string;
-  verify_tls?: boolean;
-  cipher_suite?: 3 | 17 | null;
-}
-
-export interface ProbeResult {
-  /** The BMC answered at all (false for timeouts, refused connections, unresolvable names). */
-  reachable: boolean;
-  /** Logged in and read the state. */
-  authenticated: boolean;
-  protocol: BmcProtocol | null;
-  port: number;
-  /** How we talked, e.g. "IPMI v2.0 (RMCP+), cipher suite 3". */
-  session: string | null;
-  cipher_suite: number | null;
-  vendor: string | null;
-  model: string | null;
-  firmware: string | null;
-  power_state: PowerState | null;
-  error: string | null;
-  error_reason: BmcErrorReason | null;
-}
+/** POST /bmc/probe: what to probe (the password is plain text for this call only) and what was found. */
+export type { BmcProbeInput as ProbeInput, BmcProbeResult as ProbeResult } from './power-contract.js';
 
 const UNREACHED: ReadonlySet<BmcErrorReason> = new Set(['timeout', 'unreachable']);
 

@@ -2,20 +2,12 @@ import { parse } from 'csv-parse/sync';
 import { normalizeMac } from '../core/mac.js';
 import { BMC_PROTOCOLS, type BmcProtocol } from './bmc-client.js';
 import type { BmcConfigInput } from './bmc-config-types.js';
+import { CSV_COLUMNS, CSV_REQUIRED_COLUMNS, type CsvProblem } from './power-contract.js';
 
-/** Columns of the import file; the header row names them, in any order. */
-export const CSV_COLUMNS = ['name', 'address', 'port', 'protocol', 'username', 'password', 'host_mac', 'verify_tls'] as const;
-export const CSV_REQUIRED_COLUMNS = ['name', 'address', 'username'] as const;
+/** Columns of the import file (the header row names them, in any order) and the problem report: in the contract. */
+export { CSV_COLUMNS, CSV_REQUIRED_COLUMNS, type CsvProblem } from './power-contract.js';
 /** Most rows one import takes (the body limit is 1 MiB anyway). */
 export const CSV_MAX_ROWS = 5_000;
-
-export interface CsvProblem {
-  /** 1-based line in the file (the header is line 1). */
-  line: number;
-  /** The column, or null for a problem with the line as a whole. */
-  column: string | null;
-  message: string;
-}
 
 export interface CsvRow {
   line: number;

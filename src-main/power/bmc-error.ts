@@ -1,18 +1,9 @@
 import { AppError, errorMessage, isAppError } from '../core/errors.js';
 
-/** Why talking to a BMC failed, as the API reports it (`reason`). */
-export const BMC_ERROR_REASONS = [
-  'timeout',
-  'unreachable',
-  'auth_failed',
-  'unsupported_cipher_suite',
-  'tls',
-  'protocol',
-  'command_failed',
-  'unsupported',
-] as const;
+import type { BmcErrorReason } from './power-contract.js';
 
-export type BmcErrorReason = (typeof BMC_ERROR_REASONS)[number];
+/** Why talking to a BMC failed, as the API reports it (`reason`): listed in the contract. */
+export { BMC_ERROR_REASONS, type BmcErrorReason } from './power-contract.js';
 
 /** A failure of a BMC conversation (IPMI or Redfish), with a precise reason. Never carries credentials. */
 export class BmcError extends Error {

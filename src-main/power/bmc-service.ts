@@ -12,13 +12,10 @@ import type { BmcConfigs } from './bmc-configs.js';
 import { probeBmc, withConnection, type BmcConnector, type BmcTiming, type ProbeInput, type ProbeResult } from './bmc-connector.js';
 import { bmcAppError, bmcReason, isBmcError, type BmcErrorReason } from './bmc-error.js';
 import type { HostDirectorySource } from './host-directory.js';
+import type { BmcBatchAction, BmcBatchItem as BatchItem, PowerOutcome, PowerRequest } from './power-contract.js';
 
-/** The batch operations of POST /bmc/batch/{action}. */
-export const BMC_BATCH_ACTIONS = ['power-on', 'power-off', 'restart', 'status'] as const;
-export type BmcBatchAction = (typeof BMC_BATCH_ACTIONS)[number];
-
-/** What a power request may ask: an action, or just the state. */
-export type PowerRequest = PowerAction | 'status';
+/** The batch operations of POST /bmc/batch/{action}; what a power request may ask (an action, or just the state). */
+export { BMC_BATCH_ACTIONS, type BmcBatchAction, type PowerRequest } from './power-contract.js';
 
 const BATCH_TO_REQUEST: Readonly<Record<BmcBatchAction, PowerRequest>> = {
   'power-on': 'on',
@@ -30,20 +27,8 @@ const BATCH_TO_REQUEST: Readonly<Record<BmcBatchAction, PowerRequest>> = {
 /** The state a BMC reports after an accepted action (soft shutdown takes its time: unknown). */
 const STATE_AFTER: Readonly<Record<PowerAction, PowerState>> = { on: 'on', off: 'off', cycle: 'on', reset: 'on', soft: 'unknown' };
 
-export interface PowerOutcome {
-  action: PowerRequest;
-  power_state: PowerState | null;
-  config: BmcConfigView;
-}
-
-export interface BatchItem {
-  id: number;
-  ok: boolean;
-  power_state: PowerState | null;
-  error: string | null;
-  code: string | null;
-  reason: BmcErrorReason | null;
-}
+/** A power action's answer; one row of a batch answer. */
+export type { PowerOutcome, BmcBatchItem as BatchItem } from './power-contract.js';
 
 export interface BmcServiceDeps {
   configs: BmcConfigs;

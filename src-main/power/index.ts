@@ -1,7 +1,68 @@
+import type { AreaModule } from '../core/area.js';
+import { bmcRoutes } from './bmc-routes.js';
+import type { HostDirectorySource } from './host-directory.js';
+import { hostPowerRoutes } from './host-power-routes.js';
+import { PowerService, type PowerOptions } from './power-service.js';
+import { wolRoutes } from './wol-routes.js';
+
 /** The power area's public surface (docs/power.md). */
 export { PowerService, type PowerDeps, type PowerOptions } from './power-service.js';
 export type { HostDirectory, HostDirectorySource, PowerHost } from './host-directory.js';
-export { BmcError, type BmcErrorReason } from './bmc-error.js';
-export { BOOT_DEVICES, BMC_PROTOCOLS, POWER_ACTIONS, POWER_STATES, type BmcConnection, type BmcTarget } from './bmc-client.js';
+export { BmcError } from './bmc-error.js';
+export type { BmcConnection, BmcTarget } from './bmc-client.js';
+export {
+  BMC_BATCH_ACTIONS,
+  BMC_ERROR_REASONS,
+  BMC_PROTOCOLS,
+  BOOT_DEVICES,
+  HOST_POWER_ACTIONS,
+  POWER_ACTIONS,
+  POWER_STATES,
+  type BmcConfigView,
+  type BmcErrorReason,
+  type PowerOutcome,
+  type WakeResult,
+} from './power-contract.js';
 export { ManualClock, systemClock, type SchedulerClock } from './wol/scheduler-clock.js';
 export type { WolDatagram, WolTransport } from './wol/wol-sender.js';
+export { bmcRoutes } from './bmc-routes.js';
+export { wolRoutes } from './wol-routes.js';
+export { hostPowerRoutes } from './host-power-routes.js';
+
+/** Options of the power area: the test seams (clock, WOL socket, BMC timing and connector) and, for now, the host directory. */
+export interface PowerAreaOptions extends PowerOptions {
+  /**
+   * The hosts the power area wakes and controls by id, looked up at call time.
+   * Passed in by the core until the hosts area is in the area list; then this
+   * becomes `needs: ['hosts']` and the hosts facade.
+   */
+  hosts: HostDirectorySource;
+}
+
+/**
+ * The power area module (docs/architecture.md, "Area folders"): the facade
+ * is the PowerService (`ctx.power`: WOL, schedules, BMC), the routes are
+ * /wol/*, /bmc/* and /hosts/{id}/{wake,power}; it has no network server of
+ * its own (magic packets and BMC sessions are outgoing). start() arms the WOL
+ * schedules, stop() clears them and waits for a run in progress.
+ */
+export function powerArea(options: PowerAreaOptions): AreaModule<'power', PowerService, Record<string, never>> {
+  const { hosts, ...seams } = options;
+  return {
+    name: 'power',
+    needs: [],
+    create(kernel) {
+      const power = new PowerService(
+        { dataDir: kernel.config.dataDir, store: kernel.store, events: kernel.events, log: kernel.log, metrics: kernel.metrics, network: kernel.network, hosts },
+        seams,
+      );
+      return {
+        facade: power,
+        routes: [wolRoutes(power), bmcRoutes(power.bmc), hostPowerRoutes(power)],
+        services: [],
+        start: () => power.start(),
+        stop: () => power.stop(),
+      };
+    },
+  };
+}

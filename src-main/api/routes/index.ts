@@ -4,11 +4,9 @@ import { auditHookPlugin } from '../../audit/audit-hook.js';
 import { accessRoutes } from './access.js';
 import { auditLogRoutes } from './audit-logs.js';
 import { authRoutes } from './auth.js';
-import { bmcRoutes } from './bmc.js';
 import { dhcpReservationRoutes } from './dhcp-reservations.js';
 import { dhcpSettingsRoutes } from './dhcp-settings.js';
 import { eventRoutes } from './events.js';
-import { hostPowerRoutes } from './host-power.js';
 import { interfaceRoutes } from './interfaces.js';
 import { leaseRoutes } from './leases.js';
 import { logRoutes } from './logs.js';
@@ -20,7 +18,6 @@ import { statusRoutes } from './status.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './users.js';
 import { versionRoutes } from './version.js';
-import { wolRoutes } from './wol.js';
 
 /** A resource's routes: a fastify plugin built from the shared operations. */
 export type RoutePluginFactory = (ctx: AppContext) => FastifyPluginAsync;
@@ -51,9 +48,6 @@ export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
   leaseRoutes,
   dhcpReservationRoutes,
   accessRoutes,
-  wolRoutes,
-  bmcRoutes,
-  hostPowerRoutes,
 ];
 
 /** Where the area list's routes are registered among API_ROUTE_PLUGINS: after the DHCP access routes (see above). */

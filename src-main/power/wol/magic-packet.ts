@@ -1,4 +1,5 @@
 import { normalizeMac } from '../../core/mac.js';
+import type { WolPort } from '../power-contract.js';
 
 /**
  * The Wake-on-LAN magic packet (AMD, "Magic Packet Technology", 1995): six
@@ -6,8 +7,7 @@ import { normalizeMac } from '../../core/mac.js';
  * SecureOn password of 4 or 6 bytes. Sent as the payload of a UDP datagram
  * (port 9 "discard" by convention, 7 "echo" on some NICs).
  */
-export const WOL_PORTS = [9, 7] as const;
-export type WolPort = (typeof WOL_PORTS)[number];
+export { WOL_PORTS, type WolPort } from '../power-contract.js';
 export const DEFAULT_WOL_PORT: WolPort = 9;
 
 const SYNC_LENGTH = 6;

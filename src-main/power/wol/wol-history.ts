@@ -1,29 +1,17 @@
 import { paginate, type ListPage, type ListQueryInput } from '../../core/http-kit/list-query.js';
 import type { Collection, Row } from '../../store/collection.js';
 import type { Store } from '../../store/store.js';
+import type { WolHistoryView, WolResult, WolTrigger } from '../power-contract.js';
 
-export const WOL_TRIGGERS = ['manual', 'schedule', 'batch'] as const;
-export type WolTrigger = (typeof WOL_TRIGGERS)[number];
+export { WOL_RESULTS, WOL_TRIGGERS, type WolHistoryView, type WolResult, type WolTrigger } from '../power-contract.js';
 
-export const WOL_RESULTS = ['sent', 'failed'] as const;
-export type WolResult = (typeof WOL_RESULTS)[number];
-
-/** One wake attempt. */
-export interface WolHistoryEntry extends Row {
-  /** null when the attempt failed before there was a MAC (a host without one). */
-  mac: string | null;
-  host_id: number | null;
-  /** Interface(s) the packet left on, comma-separated; null when nothing was sent. */
-  interface: string | null;
-  port: number;
-  trigger: WolTrigger;
-  /** Who asked: a user name, "local" over IPC, "schedule:<name>" for a schedule. */
-  user: string;
-  result: WolResult;
-  error: string | null;
-}
-
-export type WolHistoryView = Omit<WolHistoryEntry, 'updated_at'>;
+/**
+ * One wake attempt, as stored: the API's shape (contract) plus the row's
+ * updated_at. `mac` is null when the attempt failed before there was a MAC;
+ * `interface` null when nothing was sent; `user` is a user name, "local" over
+ * IPC, "schedule:<name>" for a schedule.
+ */
+export interface WolHistoryEntry extends WolHistoryView, Row {}
 
 export interface WolHistoryFilter {
   mac?: string;

@@ -1,20 +1,10 @@
 import ipaddr from 'ipaddr.js';
 import { ipFamily, parseSubnet, subnetContains } from '../../network/ip-math.js';
 import type { Nic } from '../../network/nic.js';
+import type { WolInterface } from '../power-contract.js';
 
-/** An interface address a magic packet can leave from, with its subnet's broadcast address. */
-export interface WolInterface {
-  name: string;
-  mac: string | null;
-  /** Our IPv4 address on it: the socket binds here. */
-  address: string;
-  prefix: number;
-  subnet: string;
-  /** The directed broadcast address of the subnet (RFC 919 §7). */
-  broadcast: string;
-  /** Whether Bootwright serves this interface (settings → interfaces). */
-  served: boolean;
-}
+/** An interface address a magic packet can leave from, with its subnet's directed broadcast address (RFC 919 §7). */
+export type { WolInterface } from '../power-contract.js';
 
 /**
  * IPv4 addresses of interfaces that are up, not loopback, with a subnet

@@ -1,39 +1,10 @@
 import { Cron } from 'croner';
 import { AppError, type FieldError } from '../../core/errors.js';
 import { normalizeMac, unicastMacProblem } from '../../core/mac.js';
-import type { Row } from '../../store/collection.js';
 import type { HostDirectory } from '../host-directory.js';
+import type { WolSchedule, WolScheduleInput } from '../power-contract.js';
 
-export const SCHEDULE_RESULTS = ['ok', 'partial', 'failed', 'missed'] as const;
-export type ScheduleResult = (typeof SCHEDULE_RESULTS)[number];
-
-/** A scheduled wake, as stored. Exactly one of host_ids/macs and one of cron/at is set. */
-export interface WolSchedule extends Row {
-  name: string;
-  host_ids: number[] | null;
-  macs: string[] | null;
-  /** 5- or 6-field cron expression (croner syntax; seconds first when 6). */
-  cron: string | null;
-  /** One-shot time, RFC 3339. */
-  at: string | null;
-  /** IANA zone the cron expression is read in. */
-  timezone: string;
-  enabled: boolean;
-  /** When the next run is due; persisted so a run missed while the app was closed is noticed at start. */
-  next_run_at: string | null;
-  last_run_at: string | null;
-  last_result: ScheduleResult | null;
-}
-
-export interface WolScheduleInput {
-  name: string;
-  host_ids?: number[];
-  macs?: string[];
-  cron?: string;
-  at?: string;
-  enabled?: boolean;
-  timezone?: string;
-}
+export { SCHEDULE_RESULTS, type ScheduleResult, type WolSchedule, type WolScheduleInput } from '../power-contract.js';
 
 export const DEFAULT_TIMEZONE = 'UTC';
 export const SCHEDULE_SORT_FIELDS = ['id', 'name', 'next_run_at', 'last_run_at', 'created_at', 'enabled'] as const;

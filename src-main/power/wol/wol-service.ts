@@ -12,6 +12,7 @@ import type { WolHistory, WolHistoryView, WolTrigger } from './wol-history.js';
 import { historyView } from './wol-history.js';
 import { chooseWolInterfaces, wolInterfaces, WolRouteError, type WolInterface } from './wol-interfaces.js';
 import type { WolTransport } from './wol-sender.js';
+import type { WakeResult } from '../power-contract.js';
 
 /** Options a wake request may carry. */
 export interface WakeOptions {
@@ -29,15 +30,7 @@ export interface WakeContext {
 }
 
 /** The outcome of one wake attempt (also one row of a batch answer). */
-export interface WakeResult {
-  ok: boolean;
-  host_id: number | null;
-  mac: string | null;
-  /** Interfaces the packet left on. */
-  interfaces: string[];
-  history: WolHistoryView;
-  error: string | null;
-}
+export type { WakeResult } from '../power-contract.js';
 
 export interface WolServiceDeps {
   network: NetworkService;

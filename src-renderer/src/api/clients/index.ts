@@ -5,6 +5,7 @@ import { bootScriptsClient } from './boot-scripts-client.js';
 import { hostsClient } from './hosts-client.js';
 import { profilesClient } from './profiles-client.js';
 import { tftpClient } from './tftp-client.js';
+import { powerClient } from './power-client.js';
 
 /**
  * The typed API of the UI: one client per area (`api.dns.records.list(params)`),
@@ -19,6 +20,7 @@ export function createApi(client: ApiClient) {
     profiles: profilesClient(client),
     hosts: hostsClient(client),
     bootScripts: bootScriptsClient(client),
+    power: powerClient(client),
   };
 }
 

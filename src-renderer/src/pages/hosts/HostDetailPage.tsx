@@ -2,7 +2,6 @@ import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Tit
 import type { Host } from '@contracts/hosts';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { WolHistoryEntry } from '../../api/models/power.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
@@ -12,7 +11,7 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, Loading, QueryState } from '../../components/QueryState.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { formatDateTime } from '../../format.js';
-import { useApiAction, useApiList, useApiMutation, useApiQuery } from '../../query/api-hooks.js';
+import { useApiAction, useApiMutation, useApiPage, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { NotFoundPage } from '../NotFoundPage.js';
 import { BootConfigPreview } from './BootConfigPreview.js';
@@ -57,7 +56,7 @@ function Details({ host }: { host: Host }) {
 }
 
 function WakeHistory({ hostId }: { hostId: number }) {
-  const query = useApiList<WolHistoryEntry>([...keys.wol, 'history', 'host'], '/wol/history', { host_id: hostId, size: 10 });
+  const query = useApiPage([...keys.wol, 'history', 'host'], { host_id: hostId, size: 10 }, (api, params) => api.power.wol.history(params));
   return (
     <Card withBorder component="section" aria-labelledby="host-wol-title">
       <Group justify="space-between" mb="sm">

@@ -1,12 +1,12 @@
+import type { PowerRequest as HostPowerAction } from '@contracts/power';
 import { Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import type { BmcConfig, HostPowerAction, PowerActionResult } from '../../api/models/power.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { QueryState } from '../../components/QueryState.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { formatDateTime } from '../../format.js';
-import { useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 const ACTIONS: { action: HostPowerAction; label: string; confirm?: string }[] = [
@@ -22,8 +22,8 @@ const ACTIONS: { action: HostPowerAction; label: string; confirm?: string }[] = 
 export function HostPowerCard({ hostId, hostName }: { hostId: number; hostName: string }) {
   const canOperate = useCan('operator');
   const confirm = useConfirm();
-  const configs = useApiList<BmcConfig>([...keys.bmc, 'for-host'], '/bmc/configs', { host_id: hostId });
-  const power = useApiMutation((client, action: HostPowerAction) => client.post<PowerActionResult>(`/hosts/${hostId}/power`, { action }), {
+  const configs = useApiPage([...keys.bmc, 'for-host'], { host_id: hostId }, (api, params) => api.power.bmc.list(params));
+  const power = useApiAction((api, action: HostPowerAction) => api.power.hosts.power(hostId, action), {
     invalidate: [keys.bmc],
     errorTitle: `Power action on ${hostName} failed`,
     success: (result) => `${result.action}: the machine is ${result.power_state ?? 'in an unknown state'}.`,

@@ -1,13 +1,13 @@
+import type { WakeResult } from '@contracts/power';
 import type { ApiClient } from '../../api/api-client.js';
-import type { WakeResult } from '../../api/models/power.js';
-import { segment } from '../../api/query-string.js';
+import { powerClient } from '../../api/clients/power-client.js';
 
 export function wakeHost(client: ApiClient, id: number): Promise<WakeResult> {
-  return client.post<WakeResult>(`/hosts/${segment(id)}/wake`, {});
+  return powerClient(client).hosts.wake(id);
 }
 
 export function wakeHosts(client: ApiClient, ids: number[]): Promise<WakeResult[]> {
-  return client.post<WakeResult[]>('/hosts/batch/wake', { ids });
+  return powerClient(client).hosts.wakeMany({ ids });
 }
 
 /** "Magic packet sent on eth0, eth1" or the reason nothing went out. */

@@ -1,13 +1,18 @@
+import { BmcConfigFields, MAX_BMC_NAME_LENGTH, type BmcConfigInput, type BmcConfigView as BmcConfig, type BmcPrivilege, type BmcProtocol, type CipherSuite } from '@contracts/power';
 import { Checkbox, Group, NumberInput, PasswordInput, Select, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
-import type { BmcConfig, BmcConfigInput, BmcProtocol } from '../../api/models/power.js';
+import { Value } from 'typebox/value';
 import { applyServerErrors } from '../../components/form-errors.js';
-import { FormDialog } from '../../components/kit/index.js';
+import { filterOptions, FormDialog } from '../../components/kit/index.js';
 import { TOGGLE_PROPS } from '../../components/password-toggle.js';
-import { useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { useHostOptions } from './use-host-options.js';
+
+/** Labels of the contract's protocols and privileges (typed by them, so a new one cannot be missed). */
+const PROTOCOL_LABELS: Record<BmcProtocol, string> = { ipmi: 'IPMI 2.0 (UDP)', redfish: 'Redfish (HTTPS)' };
+const PRIVILEGE_LABELS: Record<BmcPrivilege, string> = { administrator: 'Administrator', operator: 'Operator (enough for power and boot device)' };
 
 interface FormValues {
   name: string;
@@ -20,7 +25,7 @@ interface FormValues {
   host_id: string | null;
   verify_tls: boolean;
   cipher_suite: string;
-  privilege: 'operator' | 'administrator';
+  privilege: BmcPrivilege;
 }
 
 const initial = (config: BmcConfig | null): FormValues => ({
@@ -46,7 +51,7 @@ export function bmcBody(values: FormValues, editing: boolean): BmcConfigInput {
     username: values.username.trim(),
     host_id: values.host_id === null ? null : Number(values.host_id),
     verify_tls: values.verify_tls,
-    cipher_suite: values.cipher_suite === '' ? null : (Number(values.cipher_suite) as 3 | 17),
+    cipher_suite: values.cipher_suite === '' ? null : (Number(values.cipher_suite) as CipherSuite),
     privilege: values.privilege,
   };
   if (values.port !== '') body.port = Number(values.port);
@@ -62,9 +67,9 @@ export function BmcConfigDialog({ opened, config, onClose }: { opened: boolean; 
   const form = useForm<FormValues>({
     initialValues: initial(config),
     validate: {
-      name: (value) => (value.trim() === '' ? 'Name the BMC' : value.length > 64 ? 'At most 64 characters' : null),
+      name: (value) => (value.trim() === '' ? 'Name the BMC' : Value.Check(BmcConfigFields.name, value.trim()) ? null : `At most ${MAX_BMC_NAME_LENGTH} characters`),
       address: (value) => (value.trim() === '' ? 'The BMC address or host name' : null),
-      port: (value) => (value === '' || (Number.isInteger(Number(value)) && Number(value) >= 1 && Number(value) <= 65535) ? null : '1–65535, or empty for the default'),
+      port: (value) => (value === '' || Value.Check(BmcConfigFields.port, Number(value)) ? null : '1–65535, or empty for the default'),
       username: (value) => (value.trim() === '' ? 'The BMC user' : null),
     },
   });
@@ -77,8 +82,9 @@ export function BmcConfigDialog({ opened, config, onClose }: { opened: boolean; 
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, config]);
-  const save = useApiMutation(
-    (client, body: BmcConfigInput) => (config ? client.put<BmcConfig>(`/bmc/configs/${config.id}`, body) : client.post<BmcConfig>('/bmc/configs', body)),
+  const save = useApiAction(
+    // A new config's body always has name, address and username (the form requires them).
+    (api, body: BmcConfigInput) => (config ? api.power.bmc.update(config.id, body) : api.power.bmc.create(body as typeof body & Pick<BmcConfig, 'name' | 'address' | 'username'>)),
     { invalidate: [keys.bmc], notifyErrors: false, success: (saved) => `BMC ${saved.name} ${config ? 'saved' : 'added'}.` },
   );
   const values = form.getValues();
@@ -107,10 +113,7 @@ export function BmcConfigDialog({ opened, config, onClose }: { opened: boolean; 
         <TextInput label="Address" placeholder="10.0.0.50 or bmc01.lan" withAsterisk {...form.getInputProps('address')} />
         <Select
           label="Protocol"
-          data={[
-            { value: 'ipmi', label: 'IPMI 2.0 (UDP)' },
-            { value: 'redfish', label: 'Redfish (HTTPS)' },
-          ]}
+          data={filterOptions(PROTOCOL_LABELS)}
           allowDeselect={false}
           {...form.getInputProps('protocol')}
         />
@@ -142,10 +145,7 @@ export function BmcConfigDialog({ opened, config, onClose }: { opened: boolean; 
           />
           <Select
             label="Session privilege"
-            data={[
-              { value: 'administrator', label: 'Administrator' },
-              { value: 'operator', label: 'Operator (enough for power and boot device)' },
-            ]}
+            data={filterOptions(PRIVILEGE_LABELS)}
             allowDeselect={false}
             {...form.getInputProps('privilege')}
           />

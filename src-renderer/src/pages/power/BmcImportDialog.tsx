@@ -1,9 +1,9 @@
+import { CSV_COLUMNS, CSV_REQUIRED_COLUMNS } from '@contracts/power';
 import { Alert, Checkbox, FileInput, List, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { isApiError } from '../../api/api-error.js';
-import type { BmcImportResult } from '../../api/models/power.js';
 import { DialogActions } from '../../components/kit/index.js';
-import { useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 export interface LineError {
@@ -20,6 +20,8 @@ export function lineErrorsFrom(details: readonly { field: string; message: strin
   });
 }
 
+const REQUIRED: readonly string[] = CSV_REQUIRED_COLUMNS;
+const OPTIONAL = CSV_COLUMNS.filter((column) => !REQUIRED.includes(column));
 const EXAMPLE = 'name,address,username,password,protocol,host_mac\nrack1-node1,10.0.0.51,admin,secret,ipmi,52:54:00:12:34:56';
 
 /** POST /bmc/configs/import: paste or choose a CSV file; every bad line is listed with its number. */
@@ -28,7 +30,7 @@ export function BmcImportDialog({ opened, onClose }: { opened: boolean; onClose:
   const [partial, setPartial] = useState(false);
   const [lineErrors, setLineErrors] = useState<LineError[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
-  const importCsv = useApiMutation((client, input: { csv: string; partial: boolean }) => client.post<BmcImportResult>(`/bmc/configs/import${input.partial ? '?partial=true' : ''}`, { csv: input.csv }), {
+  const importCsv = useApiAction((api, input: { csv: string; partial: boolean }) => api.power.bmc.importCsv(input.csv, input.partial), {
     invalidate: [keys.bmc],
     notifyErrors: false,
     success: (result) => `${result.imported.length} of ${result.rows} BMC config(s) imported.`,
@@ -45,7 +47,7 @@ export function BmcImportDialog({ opened, onClose }: { opened: boolean; onClose:
     <Modal opened={opened} onClose={close} title="Import BMC configs from CSV" size="xl">
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
-          A header row names the columns: name, address, username (required); port, protocol, password, host_mac, verify_tls (optional). At most 5000 rows.
+          A header row names the columns: {REQUIRED.join(', ')} (required); {OPTIONAL.join(', ')} (optional). At most 5000 rows.
         </Text>
         <FileInput
           label="CSV file"

@@ -1,7 +1,7 @@
 import { Anchor, Button, Menu, Progress, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { BmcBatchAction, BmcBatchResult, BmcConfig, PowerActionResult } from '../../api/models/power.js';
+import { BMC_BATCH_ACTIONS, type BmcBatchAction, type BmcConfigView as BmcConfig, type BmcProtocol, type PowerOutcome, type PowerState } from '@contracts/power';
 import { useCan, useLiveEvents } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
@@ -12,7 +12,7 @@ import { ServerTable, type Column, type RowKey } from '../../components/ServerTa
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
-import { useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { BmcConfigDialog } from './BmcConfigDialog.js';
 import { BmcImportDialog } from './BmcImportDialog.js';
@@ -20,7 +20,11 @@ import { BmcProbeDialog } from './BmcProbeDialog.js';
 import { BootDeviceDialog } from './BootDeviceDialog.js';
 import { useHostOptions } from './use-host-options.js';
 
-type RowAction = 'power-on' | 'power-off' | 'restart' | 'status' | 'refresh';
+/** A row's actions: the batch actions (power-on, power-off, restart, status) and refresh. */
+const ROW_ACTIONS = [...BMC_BATCH_ACTIONS, 'refresh'] as const;
+type RowAction = (typeof ROW_ACTIONS)[number];
+const PROTOCOL_LABELS: Record<BmcProtocol, string> = { ipmi: 'IPMI', redfish: 'Redfish' };
+const POWER_STATE_LABELS: Record<PowerState, string> = { on: 'On', off: 'Off', unknown: 'Unknown' };
 
 const ACTION_LABELS: Record<RowAction, string> = { 'power-on': 'Power on', 'power-off': 'Power off', restart: 'Restart', status: 'Read power state', refresh: 'Refresh vendor and state' };
 const DESTRUCTIVE: Partial<Record<RowAction, string>> = { 'power-off': 'cuts the power at once', restart: 'resets the machine at once' };
@@ -43,7 +47,7 @@ function BatchProgress({ action, since }: { action: BmcBatchAction; since: numbe
 /** `/bmc`: BMC configs with their power state, probe, CSV import, power actions one by one or in batches. */
 export function BmcPage() {
   const table = useTableParams({ defaultSort: 'name', filters: ['protocol', 'power_state'] as const });
-  const query = useApiList<BmcConfig>(keys.bmc, '/bmc/configs', table.apiParams);
+  const query = useApiPage(keys.bmc, table.apiParams, (api, params) => api.power.bmc.list(params));
   const { nameOf } = useHostOptions();
   const canEdit = useCan('operator');
   const confirm = useConfirm();
@@ -54,20 +58,20 @@ export function BmcPage() {
   const [bootDevice, setBootDevice] = useState<BmcConfig | null>(null);
   const [batchStart, setBatchStart] = useState(0);
 
-  const act = useApiMutation(
-    (client, input: { config: BmcConfig; action: RowAction }) =>
+  const act = useApiAction(
+    (api, input: { config: BmcConfig; action: RowAction }): Promise<Pick<PowerOutcome, 'power_state' | 'config'>> =>
       input.action === 'status'
-        ? client.get<PowerActionResult>(`/bmc/${input.config.id}/status`)
+        ? api.power.bmc.status(input.config.id)
         : input.action === 'refresh'
-          ? client.post<BmcConfig>(`/bmc/${input.config.id}/refresh`).then((config) => ({ action: 'refresh', power_state: config.power_state, config }))
-          : client.post<PowerActionResult>(`/bmc/${input.config.id}/${input.action}`),
+          ? api.power.bmc.refresh(input.config.id).then((config) => ({ power_state: config.power_state, config }))
+          : api.power.bmc.power(input.config.id, input.action),
     {
       invalidate: [keys.bmc],
       errorTitle: 'The BMC action failed',
       success: (result, input) => `${input.config.name}: ${ACTION_LABELS[input.action].toLowerCase()} done; power ${result.power_state ?? 'unknown'}.`,
     },
   );
-  const batch = useApiMutation((client, input: { action: BmcBatchAction; ids: number[] }) => client.post<BmcBatchResult>(`/bmc/batch/${input.action}`, { ids: input.ids }), {
+  const batch = useApiAction((api, input: { action: BmcBatchAction; ids: number[] }) => api.power.bmc.batch(input.action, input.ids), {
     invalidate: [keys.bmc],
     onSuccess: (result, input) => {
       const failed = result.results.filter((item) => !item.ok);
@@ -75,7 +79,7 @@ export function BmcPage() {
       else notifyError(new Error(failed.map((item) => `#${item.id}: ${item.error ?? 'failed'}`).join('; ')), `${failed.length} of ${result.results.length} BMC(s) failed`);
     },
   });
-  const remove = useApiMutation((client, config: BmcConfig) => client.delete<BmcConfig>(`/bmc/configs/${config.id}`), {
+  const remove = useApiAction((api, config: BmcConfig) => api.power.bmc.remove(config.id), {
     invalidate: [keys.bmc],
     success: (config) => `BMC ${config.name} deleted.`,
   });
@@ -152,8 +156,8 @@ export function BmcPage() {
         table={table}
         search={{ label: 'Search BMCs', placeholder: 'Search name, address, vendor…', width: 240 }}
         filters={[
-          { kind: 'select', name: 'protocol', label: 'Protocol', options: filterOptions({ ipmi: 'IPMI', redfish: 'Redfish' }), width: 150 },
-          { kind: 'select', name: 'power_state', label: 'Power', options: filterOptions({ on: 'On', off: 'Off', unknown: 'Unknown' }), width: 140 },
+          { kind: 'select', name: 'protocol', label: 'Protocol', options: filterOptions(PROTOCOL_LABELS), width: 150 },
+          { kind: 'select', name: 'power_state', label: 'Power', options: filterOptions(POWER_STATE_LABELS), width: 140 },
         ]}
       >
         {canEdit && (
@@ -164,7 +168,7 @@ export function BmcPage() {
               </Button>
             </Menu.Target>
             <Menu.Dropdown>
-              {(['power-on', 'power-off', 'restart', 'status'] as const).map((action) => (
+              {BMC_BATCH_ACTIONS.map((action) => (
                 <Menu.Item key={action} color={DESTRUCTIVE[action] ? 'red' : undefined} onClick={() => void runBatch(action)}>
                   {ACTION_LABELS[action]}
                 </Menu.Item>
@@ -193,7 +197,7 @@ export function BmcPage() {
                     </Button>
                   </Menu.Target>
                   <Menu.Dropdown>
-                    {(['power-on', 'power-off', 'restart', 'status', 'refresh'] as const).map((action) => (
+                    {ROW_ACTIONS.map((action) => (
                       <Menu.Item key={action} color={DESTRUCTIVE[action] ? 'red' : undefined} onClick={() => void runRow(config, action)}>
                         {ACTION_LABELS[action]}
                       </Menu.Item>

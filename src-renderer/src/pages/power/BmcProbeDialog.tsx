@@ -1,15 +1,18 @@
+import type { BmcProbeInput, BmcProbeResult, BmcProtocol } from '@contracts/power';
 import { Alert, Group, Modal, NumberInput, PasswordInput, Select, Stack, Switch, Table, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import type { BmcProbeResult } from '../../api/models/power.js';
 import { applyServerErrors } from '../../components/form-errors.js';
-import { DialogActions, FormError } from '../../components/kit/index.js';
+import { DialogActions, filterOptions, FormError } from '../../components/kit/index.js';
 import { TOGGLE_PROPS } from '../../components/password-toggle.js';
-import { useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction } from '../../query/api-hooks.js';
+
+/** The contract's protocols, and '' to let the probe detect one. */
+const PROTOCOL_CHOICES: Record<BmcProtocol | '', string> = { '': 'Detect', ipmi: 'IPMI', redfish: 'Redfish' };
 
 interface FormValues {
   address: string;
   port: number | string;
-  protocol: string;
+  protocol: BmcProtocol | '';
   username: string;
   password: string;
   verify_tls: boolean;
@@ -56,7 +59,7 @@ export function BmcProbeDialog({ opened, onClose }: { opened: boolean; onClose: 
       username: (value) => (value.trim() === '' ? 'The BMC user' : null),
     },
   });
-  const probe = useApiMutation((client, body: object) => client.post<BmcProbeResult>('/bmc/probe', body), { notifyErrors: false });
+  const probe = useApiAction((api, body: BmcProbeInput) => api.power.bmc.probe(body), { notifyErrors: false });
   const formError = probe.error ? applyServerErrors(form, probe.error, { fields: ['address', 'port', 'protocol', 'username', 'password'] }) : null;
   return (
     <Modal opened={opened} onClose={onClose} title="Probe a BMC" size="lg">
@@ -77,11 +80,7 @@ export function BmcProbeDialog({ opened, onClose }: { opened: boolean; onClose: 
             <TextInput label="Address" withAsterisk data-autofocus {...form.getInputProps('address')} />
             <Select
               label="Protocol"
-              data={[
-                { value: '', label: 'Detect' },
-                { value: 'ipmi', label: 'IPMI' },
-                { value: 'redfish', label: 'Redfish' },
-              ]}
+              data={filterOptions(PROTOCOL_CHOICES)}
               allowDeselect={false}
               {...form.getInputProps('protocol')}
             />

@@ -1,10 +1,10 @@
+import type { WolScheduleInput } from '@contracts/power';
 import { Group, List, MultiSelect, SegmentedControl, Switch, TagsInput, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
-import type { WolSchedule, WolScheduleInput } from '../../api/models/power.js';
 import { applyServerErrors } from '../../components/form-errors.js';
 import { FormDialog } from '../../components/kit/index.js';
-import { useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { isMac } from '../../validators.js';
 import { browserTimezone, describeRun, previewCron } from './cron-preview.js';
@@ -61,7 +61,7 @@ export function ScheduleDialog({ opened, onClose }: { opened: boolean; onClose: 
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened]);
-  const save = useApiMutation((client, body: WolScheduleInput) => client.post<WolSchedule>('/wol/schedule', body), {
+  const save = useApiAction((api, body: WolScheduleInput) => api.power.schedules.create(body), {
     invalidate: [keys.wol],
     notifyErrors: false,
     success: (saved) => `Schedule ${saved.name} created.`,

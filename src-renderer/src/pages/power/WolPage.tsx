@@ -1,7 +1,7 @@
+import type { WolHistoryView as WolHistoryEntry, WolResult, WolSchedule, WolTrigger } from '@contracts/power';
 import { Anchor, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { WolHistoryEntry, WolInterface, WolSchedule } from '../../api/models/power.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
@@ -13,20 +13,23 @@ import { ServerTable, TableSearch, type Column } from '../../components/ServerTa
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
-import { useApiGet, useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiPage, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { describeRun, previewCron } from './cron-preview.js';
 import { ScheduleDialog } from './ScheduleDialog.js';
 import { useHostOptions } from './use-host-options.js';
 
+const TRIGGER_LABELS: Record<WolTrigger, string> = { manual: 'Manual', batch: 'Batch', schedule: 'Schedule' };
+const RESULT_LABELS: Record<WolResult, string> = { sent: 'Sent', failed: 'Failed' };
+
 function History() {
   const table = useTableParams({ defaultSort: '-id', filters: ['trigger', 'result', 'host_id'] as const });
-  const query = useApiList<WolHistoryEntry>([...keys.wol, 'history'], '/wol/history', table.apiParams);
+  const query = useApiPage([...keys.wol, 'history'], table.apiParams, (api, params) => api.power.wol.history(params));
   const { nameOf } = useHostOptions();
   const canEdit = useCan('operator');
   const confirm = useConfirm();
-  const remove = useApiMutation((client, entry: WolHistoryEntry) => client.delete<WolHistoryEntry>(`/wol/history/${entry.id}`), { invalidate: [keys.wol], success: 'History entry deleted.' });
-  const clear = useApiMutation((client) => client.delete<{ deleted: number }>('/wol/history'), { invalidate: [keys.wol], success: (result) => `${result.deleted} history entries deleted.` });
+  const remove = useApiAction((api, entry: WolHistoryEntry) => api.power.wol.removeHistory(entry.id), { invalidate: [keys.wol], success: 'History entry deleted.' });
+  const clear = useApiAction((api) => api.power.wol.clearHistory(), { invalidate: [keys.wol], success: (result) => `${result.deleted} history entries deleted.` });
   const columns: Column<WolHistoryEntry>[] = [
     { key: 'created_at', header: 'When', sortKey: 'created_at', render: (e) => <span title={formatDateTime(e.created_at)}>{formatRelative(e.created_at)}</span> },
     { key: 'result', header: 'Result', sortKey: 'result', render: (e) => <StatusBadge value={e.result} /> },
@@ -58,8 +61,8 @@ function History() {
         table={table}
         search={{ label: 'Search the wake history', placeholder: 'Search MAC, interface, user, error' }}
         filters={[
-          { kind: 'select', name: 'trigger', label: 'Trigger', options: filterOptions({ manual: 'Manual', batch: 'Batch', schedule: 'Schedule' }), width: 150 },
-          { kind: 'select', name: 'result', label: 'Result', options: filterOptions({ sent: 'Sent', failed: 'Failed' }), width: 140 },
+          { kind: 'select', name: 'trigger', label: 'Trigger', options: filterOptions(TRIGGER_LABELS), width: 150 },
+          { kind: 'select', name: 'result', label: 'Result', options: filterOptions(RESULT_LABELS), width: 140 },
         ]}
       >
         {table.filters.host_id && (
@@ -95,11 +98,11 @@ function History() {
 
 function Schedules() {
   const table = useTableParams({ defaultSort: 'name', prefix: 's_' });
-  const query = useApiList<WolSchedule>([...keys.wol, 'schedules'], '/wol/schedules', table.apiParams);
+  const query = useApiPage([...keys.wol, 'schedules'], table.apiParams, (api, params) => api.power.schedules.list(params));
   const { nameOf } = useHostOptions();
   const canEdit = useCan('operator');
   const [creating, setCreating] = useState(false);
-  const remove = useApiMutation((client, schedule: WolSchedule) => client.delete<WolSchedule>(`/wol/schedule/${schedule.id}`), {
+  const remove = useApiAction((api, schedule: WolSchedule) => api.power.schedules.remove(schedule.id), {
     invalidate: [keys.wol],
     success: (schedule) => `Schedule ${schedule.name} deleted.`,
   });
@@ -166,7 +169,7 @@ function Schedules() {
 }
 
 function Interfaces() {
-  const query = useApiGet<WolInterface[]>([...keys.wol, 'interfaces'], '/wol/interfaces');
+  const query = useApiQuery([...keys.wol, 'interfaces'], (api) => api.power.wol.interfaces());
   return (
     <QueryState query={query} what="the interfaces">
       {(list) =>
