@@ -12,7 +12,7 @@ import { Bootloaders, defaultBootloaderDir } from '../bootloaders/bootloaders.js
 import { bootScriptProvider, createBootArea } from '../boot-scripts/index.js';
 import { createDhcpArea, leaseNameSource } from '../dhcp/index.js';
 import { hostNameSource } from '../hosts/index.js';
-import { createDhcpService } from '../servers/dhcp/index.js';
+import { createDhcpService } from '../dhcp/server/index.js';
 import { EventLog } from '../events/event-log.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { DEFAULT_SSE_SETTINGS, type SseSettings } from './http-kit/sse-settings.js';

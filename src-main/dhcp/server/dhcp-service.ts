@@ -2,7 +2,7 @@ import dgram from 'node:dgram';
 import type { AppContext } from '../../core/app-context.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { DhcpMode } from '../../dhcp/dhcp-config.js';
+import type { DhcpMode } from '../dhcp-config.js';
 import { intToIpv4, parseIpv4, subnetHas } from '../../network/ip-math.js';
 import type { ManagedService } from '../../services/service-manager.js';
 import { describeListenError } from '../../services/listen-error.js';

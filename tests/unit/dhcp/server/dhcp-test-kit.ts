@@ -1,13 +1,13 @@
-import { AccessPolicy } from '../../../src-main/dhcp/access-policy.js';
-import type { DhcpSettingsPatchValue, DhcpSubnetConfig } from '../../../src-main/dhcp/dhcp-config.js';
-import type { Nic } from '../../../src-main/network/nic.js';
-import { readClientRequest, type ClientRequest } from '../../../src-main/servers/dhcp/client-request.js';
-import { chaddrFromMac, decode, encode, findOption, type DhcpOption, type DhcpPacket } from '../../../src-main/servers/dhcp/dhcp-codec.js';
-import { DhcpEngine, type OutgoingReply, type PingProbe, type ServingContext } from '../../../src-main/servers/dhcp/dhcp-engine.js';
-import { DhcpObserver } from '../../../src-main/servers/dhcp/dhcp-observer.js';
-import { OPT } from '../../../src-main/servers/dhcp/dhcp-options.js';
-import { ProxyResponder } from '../../../src-main/servers/dhcp/proxy-responder.js';
-import { createTestCore, type TestCore } from '../../helpers/test-core.js';
+import { AccessPolicy } from '../../../../src-main/dhcp/access-policy.js';
+import type { DhcpSettingsPatchValue, DhcpSubnetConfig } from '../../../../src-main/dhcp/dhcp-config.js';
+import type { Nic } from '../../../../src-main/network/nic.js';
+import { readClientRequest, type ClientRequest } from '../../../../src-main/dhcp/server/client-request.js';
+import { chaddrFromMac, decode, encode, findOption, type DhcpOption, type DhcpPacket } from '../../../../src-main/dhcp/server/dhcp-codec.js';
+import { DhcpEngine, type OutgoingReply, type PingProbe, type ServingContext } from '../../../../src-main/dhcp/server/dhcp-engine.js';
+import { DhcpObserver } from '../../../../src-main/dhcp/server/dhcp-observer.js';
+import { OPT } from '../../../../src-main/dhcp/server/dhcp-options.js';
+import { ProxyResponder } from '../../../../src-main/dhcp/server/proxy-responder.js';
+import { createTestCore, type TestCore } from '../../../helpers/test-core.js';
 
 /** A fake machine with one NIC on 10.50.0.0/24 (our address .1) and one on 10.60.0.0/24. */
 export const TEST_NICS: Nic[] = [

@@ -1,4 +1,4 @@
-import type { Archmap } from '../../dhcp/archmap.js';
+import type { Archmap } from '../archmap.js';
 import type { ClientRequest } from './client-request.js';
 import type { DhcpOption } from './dhcp-codec.js';
 import { OPT } from './dhcp-options.js';

@@ -1,8 +1,8 @@
-import type { AccessPolicy } from '../../dhcp/access-policy.js';
-import type { Archmap } from '../../dhcp/archmap.js';
-import type { DhcpSettings } from '../../dhcp/dhcp-settings.js';
-import type { Lease, LeaseDatabase } from '../../dhcp/leases.js';
-import type { DhcpReservation, Reservations } from '../../dhcp/reservations.js';
+import type { AccessPolicy } from '../access-policy.js';
+import type { Archmap } from '../archmap.js';
+import type { DhcpSettings } from '../dhcp-settings.js';
+import type { Lease, LeaseDatabase } from '../leases.js';
+import type { DhcpReservation, Reservations } from '../reservations.js';
 import { intToIpv4, isHostIn } from '../../network/ip-math.js';
 import { AddressSelector } from './address-selector.js';
 import type { ClientRequest } from './client-request.js';

@@ -1,6 +1,6 @@
-import type { AccessPolicy } from '../../dhcp/access-policy.js';
-import type { Archmap } from '../../dhcp/archmap.js';
-import type { Reservations } from '../../dhcp/reservations.js';
+import type { AccessPolicy } from '../access-policy.js';
+import type { Archmap } from '../archmap.js';
+import type { Reservations } from '../reservations.js';
 import { bootFields, chooseBootInfo } from './boot-info.js';
 import type { ClientRequest } from './client-request.js';
 import { findOption, type DhcpPacket } from './dhcp-codec.js';

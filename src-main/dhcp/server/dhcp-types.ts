@@ -1,4 +1,4 @@
-import type { ParsedSubnetConfig } from '../../dhcp/dhcp-settings.js';
+import type { ParsedSubnetConfig } from '../dhcp-settings.js';
 import type { DhcpPacket } from './dhcp-codec.js';
 import type { MessageTypeName } from './dhcp-options.js';
 import type { ReplyDestination } from './reply-addressing.js';
