@@ -10,9 +10,8 @@ import { httpBootPlugin } from '../boot-files/http-boot-plugin.js';
 import { archmapFileRefs } from '../bootloaders/archmap-refs.js';
 import { Bootloaders, defaultBootloaderDir } from '../bootloaders/bootloaders.js';
 import { bootScriptProvider, createBootArea } from '../boot-scripts/index.js';
-import { createDhcpArea, leaseNameSource } from '../dhcp/index.js';
+import { dhcpArea, type DhcpFacade } from '../dhcp/index.js';
 import { hostNameSource } from '../hosts/index.js';
-import { createDhcpService } from '../dhcp/server/index.js';
 import { EventLog } from '../events/event-log.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { DEFAULT_SSE_SETTINGS, type SseSettings } from './http-kit/sse-settings.js';
@@ -155,7 +154,6 @@ export class AppCore {
     const sse = { ...DEFAULT_SSE_SETTINGS, ...options.sse };
     const startedAt = new Date();
     const auth = await AuthService.create({ store, events, log, config, ...options.auth, ...(options.allowedHosts ? { extraHosts: options.allowedHosts } : {}) });
-    const dhcp = await createDhcpArea({ store, network, log, dataDir: config.dataDir });
     // Rendered scripts name the HTTP port; it is read at render time because with port 0 (tests) it is known only once listening.
     const listening: { app: ApiApp | null } = { app: null };
     const httpEndpoint: HttpEndpoint = {
@@ -166,6 +164,12 @@ export class AppCore {
         return address && typeof address === 'object' ? address.port : config.listen.port;
       },
     };
+    // The DHCP facade exists once the area list is created (below); the boot area reads it at call time.
+    const dhcpParts: { facade: DhcpFacade | null } = { facade: null };
+    const dhcpFacade = (): DhcpFacade => {
+      if (!dhcpParts.facade) throw new Error('the DHCP area is not created yet');
+      return dhcpParts.facade;
+    };
     const boot = createBootArea({
       store,
       events,
@@ -174,8 +178,8 @@ export class AppCore {
       network,
       metrics,
       http: httpEndpoint,
-      reservations: () => dhcp.reservations,
-      access: () => dhcp.access,
+      reservations: () => dhcpFacade().reservations,
+      access: () => dhcpFacade().access,
       ...(options.hostsClock ? { now: options.hostsClock } : {}),
     });
     // general.allowed_hosts feeds the Host guard; IPv6 literals go in brackets, as in a Host header.
@@ -187,19 +191,21 @@ export class AppCore {
       roots: () => [bootFiles.root, tftpSettings.root()],
       log,
     });
-    bootloaders.setArchmapSource(() => archmapFileRefs(dhcp.archmap.entries()));
+    bootloaders.setArchmapSource(() => archmapFileRefs(dhcpFacade().archmap.entries()));
     // The area list (docs/architecture.md, "Area folders"): each area folder exports one module; they are created in
     // this order, and their routes and services registered below. DNS is the pilot; the other areas are still wired
     // by hand in this function and move into the list area by area.
     const dnsModule = dnsArea(options.dnsWorkers ? { workers: options.dnsWorkers } : {});
-    const areaList: readonly AreaModule[] = [dnsModule];
+    const dhcpModule = dhcpArea();
+    const areaList: readonly AreaModule[] = [dnsModule, dhcpModule];
     const kernel: Kernel = { config, build, startedAt, store, events, audit, logs, log, settings, servedRoots, network, metrics, services, http: httpEndpoint, sse };
     const areas = await Areas.create(areaList, kernel);
     const dns = areas.facade(dnsModule);
+    const dhcp = areas.facade(dhcpModule);
+    dhcpParts.facade = dhcp;
     // Hosts and active leases with a hostname answer in DNS as <hostname>.<local_domain> (explicit records win).
-    // Explicit here while hosts and DHCP are outside the area list; as areas they will need 'dns' and add their source in create().
+    // Explicit here while hosts are outside the area list (DHCP adds its leases in its create()); as an area hosts will need 'dns'.
     dns.addNameSource(hostNameSource(boot.hosts));
-    dns.addNameSource(leaseNameSource(dhcp.leases));
     // Hosts are looked up at call time through the finished context.
     const power = new PowerService({ dataDir: config.dataDir, store, events, log, metrics, network, hosts: () => hostDirectoryOf(ctx) }, options.power);
     const ctx: AppContext = {
@@ -215,7 +221,11 @@ export class AppCore {
       bootloaders,
       tftpSettings,
       servedRoots,
-      ...dhcp,
+      access: dhcp.access,
+      reservations: dhcp.reservations,
+      archmap: dhcp.archmap,
+      dhcpSettings: dhcp.settings,
+      leases: dhcp.leases,
       ...boot,
       audit,
       sse,
@@ -254,15 +264,6 @@ export class AppCore {
     ctx.bootFiles.addVirtualProvider(bootScriptProvider(ctx.bootScripts));
     const httpService = new HttpService(http, config.listen, https ? 'https' : 'http');
     services.register(httpService);
-    services.register(
-      createDhcpService(ctx, {
-        scheme: https ? 'https' : 'http',
-        port: () => {
-          const address = http.server.address();
-          return address && typeof address === 'object' ? address.port : config.listen.port;
-        },
-      }),
-    );
     services.register(
       new TftpService({ settings: tftpSettings, bootFiles, bootloaders, network, events, metrics, log, ...(options.tftpThreading ? { threading: options.tftpThreading } : {}) }),
     );
@@ -307,7 +308,6 @@ export class AppCore {
     await this.areas.stop();
     await this.ctx.services.stopAll();
     await this.ctx.templates.close();
-    await this.ctx.leases.close();
     // Aggregated counts of unauthenticated requests are held in memory for a few seconds.
     await this.ctx.audit.flush();
     await this.ctx.store.close();

@@ -1,14 +1,7 @@
 import { parseIpv4 } from '../network/ip-math.js';
+import type { CustomOption } from './dhcp-contract.js';
 
-/** Value types an operator can give a custom option (RFC 2132 §2 data formats). */
-export const CUSTOM_OPTION_TYPES = ['ip', 'ips', 'string', 'uint8', 'uint16', 'uint32', 'bool', 'hex'] as const;
-export type CustomOptionType = (typeof CUSTOM_OPTION_TYPES)[number];
-
-export interface CustomOption {
-  code: number;
-  type: CustomOptionType;
-  value: string | number | boolean | string[];
-}
+export { CUSTOM_OPTION_TYPES, type CustomOption, type CustomOptionType } from './dhcp-contract.js';
 
 /**
  * Codes the server owns: they frame the exchange (message type, server id,

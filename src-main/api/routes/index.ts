@@ -1,19 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../core/app-context.js';
 import { auditHookPlugin } from '../../audit/audit-hook.js';
-import { accessRoutes } from './access.js';
 import { auditLogRoutes } from './audit-logs.js';
 import { authRoutes } from './auth.js';
 import { bmcRoutes } from './bmc.js';
 import { bootloaderRoutes } from './bootloader.js';
-import { dhcpReservationRoutes } from './dhcp-reservations.js';
-import { dhcpSettingsRoutes } from './dhcp-settings.js';
 import { eventRoutes } from './events.js';
 import { hostPowerRoutes } from './host-power.js';
 import { hostRoutes } from './hosts.js';
 import { interfaceRoutes } from './interfaces.js';
 import { ipxeScriptRoutes } from './ipxe-script.js';
-import { leaseRoutes } from './leases.js';
 import { logRoutes } from './logs.js';
 import { metricsRoutes } from './metrics.js';
 import { profileRoutes } from './profiles.js';
@@ -33,7 +29,7 @@ export type RoutePluginFactory = (ctx: AppContext) => FastifyPluginAsync;
 /**
  * The resource plugins of the REST API not yet in an area folder, registered
  * under /api/v1. The area list's routes (core/app-core.ts) go in at
- * AREA_ROUTES_AT, where DNS's were, so the OpenAPI document keeps its order;
+ * AREA_ROUTES_AT, where DHCP's and DNS's were, so the OpenAPI document keeps its order;
  * the entries here move into the area list area by area.
  */
 export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
@@ -52,10 +48,6 @@ export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
   versionRoutes,
   statusRoutes,
   metricsRoutes,
-  dhcpSettingsRoutes,
-  leaseRoutes,
-  dhcpReservationRoutes,
-  accessRoutes,
   tftpSettingsRoutes,
   bootloaderRoutes,
   hostRoutes,
@@ -66,5 +58,5 @@ export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
   hostPowerRoutes,
 ];
 
-/** Where the area list's routes are registered among API_ROUTE_PLUGINS: after the DHCP access routes (see above). */
-export const AREA_ROUTES_AT = API_ROUTE_PLUGINS.indexOf(accessRoutes) + 1;
+/** Where the area list's routes are registered among API_ROUTE_PLUGINS: after the metrics routes, where DHCP's were (see above). */
+export const AREA_ROUTES_AT = API_ROUTE_PLUGINS.indexOf(metricsRoutes) + 1;

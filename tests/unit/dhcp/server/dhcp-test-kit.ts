@@ -1,5 +1,5 @@
 import { AccessPolicy } from '../../../../src-main/dhcp/access-policy.js';
-import type { DhcpSettingsPatchValue, DhcpSubnetConfig } from '../../../../src-main/dhcp/dhcp-config.js';
+import type { DhcpSettingsPatch, DhcpSubnet } from '../../../../src-main/dhcp/dhcp-contract.js';
 import type { Nic } from '../../../../src-main/network/nic.js';
 import { readClientRequest, type ClientRequest } from '../../../../src-main/dhcp/server/client-request.js';
 import { chaddrFromMac, decode, encode, findOption, type DhcpOption, type DhcpPacket } from '../../../../src-main/dhcp/server/dhcp-codec.js';
@@ -29,7 +29,7 @@ export const TEST_NICS: Nic[] = [
   },
 ];
 
-export function subnetConfig(overrides: Partial<DhcpSubnetConfig> = {}): DhcpSubnetConfig {
+export function subnetConfig(overrides: Partial<DhcpSubnet> = {}): DhcpSubnet {
   return {
     subnet: '10.50.0.0/24',
     ranges: [{ start: '10.50.0.100', end: '10.50.0.109' }],
@@ -107,7 +107,7 @@ export class EngineKit {
     this.proxy = proxy;
   }
 
-  static async create(settings: DhcpSettingsPatchValue = {}): Promise<EngineKit> {
+  static async create(settings: DhcpSettingsPatch = {}): Promise<EngineKit> {
     const test = await createTestCore({ nicReader: () => TEST_NICS });
     const { ctx } = test.core;
     await ctx.dhcpSettings.update({ interfaces: [{ name: 'eth1', mode: 'server' }], subnets: [subnetConfig()], ...settings });
