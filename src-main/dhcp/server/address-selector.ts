@@ -1,4 +1,4 @@
-import { AddressPool } from '../address-pool.js';
+import { AddressPool } from './address-pool.js';
 import type { DhcpSettings, ParsedSubnetConfig } from '../dhcp-settings.js';
 import type { LeaseDatabase } from '../leases.js';
 import type { DhcpReservation, Reservations } from '../reservations.js';
