@@ -1,6 +1,6 @@
 import type { FieldError } from '../core/errors.js';
 import { intToIpv4, isHostIn, parseIpv4, parseIpv4Subnet, type Ipv4Subnet } from '../network/ip-math.js';
-import { customOptionProblem } from './custom-options.js';
+import { customOptionProblem } from './dhcp-options.js';
 import type { DhcpSettings } from './dhcp-contract.js';
 
 /*

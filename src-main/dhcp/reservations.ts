@@ -5,7 +5,7 @@ import { notOneMachineProblem } from '../network/special-addresses.js';
 import type { Collection, Row } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { bootPathProblem } from './archmap.js';
-import { customOptionProblem } from './custom-options.js';
+import { customOptionProblem } from './dhcp-options.js';
 import type { CustomOption, DhcpReservation, ReservationInput, ReservationPatch } from './dhcp-contract.js';
 import type { DhcpSettings } from './dhcp-settings.js';
 

@@ -8,7 +8,7 @@ import { AddressSelector } from './address-selector.js';
 import type { ClientRequest } from './client-request.js';
 import type { DhcpPacket } from './dhcp-codec.js';
 import type { DhcpEventKind, DhcpObserver, DropReason } from './dhcp-observer.js';
-import { MSG, OPT, type MessageTypeName } from './dhcp-options.js';
+import { MSG, OPT, type MessageTypeName } from '../dhcp-options.js';
 import type { OutgoingReply, PingProbe, ServingContext } from './dhcp-types.js';
 import { buildReply } from './reply-builder.js';
 import { replyDestination } from './reply-addressing.js';

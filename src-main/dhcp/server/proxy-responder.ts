@@ -6,7 +6,7 @@ import type { ClientRequest } from './client-request.js';
 import { findOption, type DhcpPacket } from './dhcp-codec.js';
 import type { DhcpObserver } from './dhcp-observer.js';
 import type { OutgoingReply, ServingContext } from './dhcp-types.js';
-import { MSG, OPT } from './dhcp-options.js';
+import { MSG, OPT } from '../dhcp-options.js';
 import { buildReply } from './reply-builder.js';
 import { replyDestination, type ReplyDestination } from './reply-addressing.js';
 

@@ -12,7 +12,7 @@
  */
 import dgram from 'node:dgram';
 import { chaddrFromMac, decode, encode, findOption, type DhcpPacket } from '../../../src-main/dhcp/server/dhcp-codec.js';
-import { OPT } from '../../../src-main/dhcp/server/dhcp-options.js';
+import { OPT } from '../../../src-main/dhcp/dhcp-options.js';
 
 interface Args {
   address: string;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readClientRequest } from '../../../../src-main/dhcp/server/client-request.js';
 import { decode, DhcpDecodeError, encode } from '../../../../src-main/dhcp/server/dhcp-codec.js';
-import { decodeOptionValue } from '../../../../src-main/dhcp/server/dhcp-options.js';
+import { decodeOptionValue } from '../../../../src-main/dhcp/dhcp-options.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/dhcp');
 const seeds = readdirSync(FIXTURES)

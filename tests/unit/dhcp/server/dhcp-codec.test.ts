@@ -12,7 +12,7 @@ import {
   MIN_PACKET_LENGTH,
   type DhcpPacket,
 } from '../../../../src-main/dhcp/server/dhcp-codec.js';
-import { decodeOptionValue, OPT } from '../../../../src-main/dhcp/server/dhcp-options.js';
+import { decodeOptionValue, OPT } from '../../../../src-main/dhcp/dhcp-options.js';
 import { expectCapturedRoundTrip, expectRoundTrip, loadHexFixtures, type CodecAdapter } from '../../../helpers/codec-roundtrip.js';
 
 const FIXTURES = loadHexFixtures('dhcp');

@@ -5,7 +5,7 @@ import { readClientRequest, type ClientRequest } from '../../../../src-main/dhcp
 import { chaddrFromMac, decode, encode, findOption, type DhcpOption, type DhcpPacket } from '../../../../src-main/dhcp/server/dhcp-codec.js';
 import { DhcpEngine, type OutgoingReply, type PingProbe, type ServingContext } from '../../../../src-main/dhcp/server/dhcp-engine.js';
 import { DhcpObserver } from '../../../../src-main/dhcp/server/dhcp-observer.js';
-import { OPT } from '../../../../src-main/dhcp/server/dhcp-options.js';
+import { OPT } from '../../../../src-main/dhcp/dhcp-options.js';
 import { ProxyResponder } from '../../../../src-main/dhcp/server/proxy-responder.js';
 import { createTestCore, type TestCore } from '../../../helpers/test-core.js';
 
