@@ -12,6 +12,7 @@ const root = path.dirname(fileURLToPath(import.meta.url));
  */
 export const RENDERER_ALIASES = {
   '@contracts/dns': path.join(root, 'src-main', 'dns', 'dns-contract.ts'),
+  '@contracts/dhcp': path.join(root, 'src-main', 'dhcp', 'dhcp-contract.ts'),
 };
 
 /**

@@ -2,7 +2,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BootloaderCheck } from '../../../src-renderer/src/api/models/boot.js';
-import type { DhcpSettings } from '../../../src-renderer/src/api/models/dhcp.js';
+import type { DhcpSettings } from '@contracts/dhcp';
 import type { Profile } from '../../../src-renderer/src/api/models/profiles.js';
 import type { InterfacesView } from '../../../src-renderer/src/api/models/settings.js';
 import { parseUnifiedDiff } from '../../../src-renderer/src/editor/DiffView.js';

@@ -1,4 +1,5 @@
 import type { ApiClient } from '../api-client.js';
+import { dhcpClient } from './dhcp-client.js';
 import { dnsClient } from './dns-client.js';
 
 /**
@@ -9,6 +10,7 @@ import { dnsClient } from './dns-client.js';
 export function createApi(client: ApiClient) {
   return {
     dns: dnsClient(client),
+    dhcp: dhcpClient(client),
   };
 }
 
