@@ -18,6 +18,7 @@ export const RENDERER_ALIASES = {
   '@contracts/hosts': path.join(root, 'src-main', 'hosts', 'hosts-contract.ts'),
   '@contracts/boot-scripts': path.join(root, 'src-main', 'boot-scripts', 'boot-scripts-contract.ts'),
   '@contracts/power': path.join(root, 'src-main', 'power', 'power-contract.ts'),
+  '@contracts/dhcp': path.join(root, 'src-main', 'dhcp', 'dhcp-contract.ts'),
 };
 
 /**

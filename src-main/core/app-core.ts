@@ -7,10 +7,9 @@ import { API_ROUTE_PLUGINS, AREA_ROUTES_AT } from '../api/routes/index.js';
 import { AuthService, type AuthServiceOptions } from '../auth/auth-service.js';
 import { bootFilesArea } from '../boot-files/index.js';
 import { bootScriptProvider, bootScriptsArea } from '../boot-scripts/index.js';
-import { createDhcpArea, leaseNameSource } from '../dhcp/index.js';
+import { dhcpArea } from '../dhcp/index.js';
 import { hostsArea } from '../hosts/index.js';
 import { profilesArea } from '../profiles/index.js';
-import { createDhcpService } from '../servers/dhcp/index.js';
 import { EventLog } from '../events/event-log.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { DEFAULT_SSE_SETTINGS, type SseSettings } from './http-kit/sse-settings.js';
@@ -153,7 +152,6 @@ export class AppCore {
     const sse = { ...DEFAULT_SSE_SETTINGS, ...options.sse };
     const startedAt = new Date();
     const auth = await AuthService.create({ store, events, log, config, ...options.auth, ...(options.allowedHosts ? { extraHosts: options.allowedHosts } : {}) });
-    const dhcp = await createDhcpArea({ store, network, log, dataDir: config.dataDir });
     // Rendered scripts name the HTTP port; it is read at render time because with port 0 (tests) it is known only once listening.
     const listening: { app: ApiApp | null } = { app: null };
     const httpEndpoint: HttpEndpoint = {
@@ -170,27 +168,26 @@ export class AppCore {
     // this order, and their routes and services registered below. DNS is the pilot; the other areas are still wired
     // by hand in this function and move into the list area by area.
     const dnsModule = dnsArea(options.dnsWorkers ? { workers: options.dnsWorkers } : {});
-    // The archmap comes from DHCP, which is not in the list yet (then boot-files needs 'dhcp').
+    const dhcpModule = dhcpArea();
+    // The archmap comes from DHCP, which is created first (boot-files should need 'dhcp').
     const bootFilesModule = bootFilesArea({ archmap: () => dhcp.archmap.entries(), ...(options.bootloaderDir ? { bootloaderDir: options.bootloaderDir } : {}) });
     const tftpModule = tftpArea(options.tftpThreading ? { threading: options.tftpThreading } : {});
     const profilesModule = profilesArea();
-    // DHCP is still wired by hand above: hosts and boot scripts reach it through closures (they will need 'dhcp').
+    // Hosts and boot scripts reach DHCP through closures read at call time (they should need 'dhcp').
     const hostsModule = hostsArea({ reservations: () => dhcp.reservations, ...(options.hostsClock ? { now: options.hostsClock } : {}) });
     const bootScriptsModule = bootScriptsArea({ access: () => dhcp.access });
     // Hosts are looked up at call time through the finished context (until hosts is an area power needs).
     const powerModule = powerArea({ ...options.power, hosts: () => hostDirectoryOf(ctx) });
-    const areaList: readonly AreaModule[] = [dnsModule, bootFilesModule, tftpModule, profilesModule, hostsModule, bootScriptsModule, powerModule];
+    const areaList: readonly AreaModule[] = [dnsModule, dhcpModule, bootFilesModule, tftpModule, profilesModule, hostsModule, bootScriptsModule, powerModule];
     const kernel: Kernel = { config, build, startedAt, store, events, audit, logs, log, settings, servedRoots, network, metrics, services, http: httpEndpoint, sse };
     const areas = await Areas.create(areaList, kernel);
     const dns = areas.facade(dnsModule);
+    const dhcp = areas.facade(dhcpModule);
     const { files: bootFiles, bootloaders } = areas.facade(bootFilesModule);
     const { settings: tftpSettings } = areas.facade(tftpModule);
     const profiles = areas.facade(profilesModule);
     const hosts = areas.facade(hostsModule);
     const bootScripts = areas.facade(bootScriptsModule);
-    // Active leases with a hostname answer in DNS as <hostname>.<local_domain> (explicit records win; the hosts area adds its own source).
-    // Explicit here while DHCP is outside the area list; as an area it will need 'dns' and add its source in create().
-    dns.addNameSource(leaseNameSource(dhcp.leases));
     const power = areas.facade(powerModule);
     const ctx: AppContext = {
       config,
@@ -205,7 +202,11 @@ export class AppCore {
       bootloaders,
       tftpSettings,
       servedRoots,
-      ...dhcp,
+      access: dhcp.access,
+      reservations: dhcp.reservations,
+      archmap: dhcp.archmap,
+      dhcpSettings: dhcp.settings,
+      leases: dhcp.leases,
       hosts,
       profiles,
       bootScripts,
@@ -247,15 +248,6 @@ export class AppCore {
     ctx.bootFiles.addVirtualProvider(bootScriptProvider(ctx.bootScripts));
     const httpService = new HttpService(http, config.listen, https ? 'https' : 'http');
     services.register(httpService);
-    services.register(
-      createDhcpService(ctx, {
-        scheme: https ? 'https' : 'http',
-        port: () => {
-          const address = http.server.address();
-          return address && typeof address === 'object' ? address.port : config.listen.port;
-        },
-      }),
-    );
     // After the hand-wired ones: the order of GET /services and of auto-start.
     for (const service of areas.services()) services.register(service);
     return new AppCore(kernel, ctx, http, httpService, new IpcBridge(http, ipcSecret), areas, options.autoStartServices ?? true);
@@ -283,7 +275,6 @@ export class AppCore {
     this.ctx.network.stopWatching();
     await this.areas.stop();
     await this.ctx.services.stopAll();
-    await this.ctx.leases.close();
     // Aggregated counts of unauthenticated requests are held in memory for a few seconds.
     await this.ctx.audit.flush();
     await this.ctx.store.close();

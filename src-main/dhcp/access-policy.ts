@@ -4,27 +4,15 @@ import { normalizeMac, unicastMacProblem } from '../core/mac.js';
 import type { Collection, Row } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 
-/** `open`: everyone except blacklisted MACs is answered; `whitelist`: only whitelisted MACs. */
-export type AccessMode = 'open' | 'whitelist';
-export const ACCESS_MODES: readonly AccessMode[] = ['open', 'whitelist'];
+import type { AccessEntryView, AccessListName, AccessMode, MoveResult, UnauthorizedDeviceView } from './dhcp-contract.js';
 
-export type AccessListName = 'blacklist' | 'whitelist';
+export { ACCESS_MODES, type AccessMode, type AccessListName, type MoveResult } from './dhcp-contract.js';
 
-export interface AccessEntry extends Row {
-  mac: string;
-  comment: string;
-}
+/** A stored list entry: the API's view plus the store's row fields. */
+export type AccessEntry = AccessEntryView & Row;
 
-/** A device refused in whitelist mode. */
-export interface UnauthorizedDevice extends Row {
-  mac: string;
-  first_seen: string;
-  last_seen: string;
-  count: number;
-  vendor_class: string | null;
-  arch: number | null;
-  hostname: string | null;
-}
+/** A device refused in whitelist mode, as stored. */
+export type UnauthorizedDevice = UnauthorizedDeviceView & Row;
 
 /** What a server knows about a refused client. */
 export interface UnauthorizedInfo {
@@ -32,16 +20,6 @@ export interface UnauthorizedInfo {
   vendor_class?: string | null;
   arch?: number | null;
   hostname?: string | null;
-}
-
-/** Result of moving one unauthorized record to a list. */
-export interface MoveResult {
-  id: number;
-  ok: boolean;
-  mac?: string;
-  entry_id?: number;
-  error?: string;
-  code?: string;
 }
 
 /** The unauthorized list is bounded: a flood of random MACs must not grow the store without end. */

@@ -1,3 +1,5 @@
+import type { ArchmapEntry } from './dhcp-contract.js';
+
 /**
  * The default architecture map: DHCP option 93 "Client System Architecture
  * Type" (RFC 4578 §2.1; values from the IANA "Processor Architecture Types"
@@ -9,18 +11,7 @@
  * Sunway, U-Boot), are left out: such clients get no boot file unless the
  * operator adds an entry.
  */
-export interface ArchmapEntry {
-  /** Option 93 value (IANA Processor Architecture Type). */
-  code: number;
-  /** Human-readable architecture name. */
-  name: string;
-  /** TFTP path of the first-stage loader, relative to the boot root; null hands out no boot file. */
-  boot_file: string | null;
-  /** For UEFI HTTP-boot types: path under `/boot/` of the file handed out as an http URL; null otherwise. */
-  http_boot_url_path: string | null;
-  /** Other builds that also work for this type (informational, e.g. snponly.efi). */
-  alternatives: string[];
-}
+export type { ArchmapEntry } from './dhcp-contract.js';
 
 export const DEFAULT_ARCHMAP: readonly ArchmapEntry[] = [
   { code: 0x00, name: 'x86 BIOS', boot_file: 'undionly.kpxe', http_boot_url_path: null, alternatives: ['ipxe.pxe'] },

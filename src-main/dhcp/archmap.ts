@@ -2,6 +2,7 @@ import { AppError, type FieldError } from '../core/errors.js';
 import type { Section } from '../store/section.js';
 import type { Store } from '../store/store.js';
 import { defaultArchmap, type ArchmapEntry } from './archmap-defaults.js';
+import { MAX_BOOT_PATH } from './dhcp-contract.js';
 
 export type { ArchmapEntry } from './archmap-defaults.js';
 
@@ -10,8 +11,7 @@ interface StoredArchmap {
   entries: ArchmapEntry[] | null;
 }
 
-/** The longest boot file path that fits the BOOTP `file` field (128 bytes with its NUL, RFC 2131 §2). */
-export const MAX_BOOT_PATH = 127;
+export { MAX_BOOT_PATH } from './dhcp-contract.js';
 
 /**
  * The architecture map (option 93 code → boot files), editable through

@@ -3,19 +3,14 @@ import type { Logger } from '../core/logger.js';
 import { parseIpv4Subnet, subnetHas, type Ipv4Subnet } from '../network/ip-math.js';
 import type { Section } from '../store/section.js';
 import type { Store } from '../store/store.js';
-import {
-  dhcpDefaults,
-  validateDhcpSettings,
-  type DhcpSettingsPatchValue,
-  type DhcpSettingsValue,
-  type DhcpSubnetConfig,
-} from './dhcp-config.js';
+import { dhcpDefaults, validateDhcpSettings } from './dhcp-config.js';
+import type { DhcpSettings as DhcpSettingsData, DhcpSettingsPatch, DhcpSubnet } from './dhcp-contract.js';
 
-export type DhcpSettingsListener = (next: DhcpSettingsValue, previous: DhcpSettingsValue) => void | Promise<void>;
+export type DhcpSettingsListener = (next: DhcpSettingsData, previous: DhcpSettingsData) => void | Promise<void>;
 
 /** A configured subnet with its parsed form (for lookups by address). */
 export interface ParsedSubnetConfig {
-  config: DhcpSubnetConfig;
+  config: DhcpSubnet;
   subnet: Ipv4Subnet;
 }
 
@@ -24,28 +19,28 @@ export interface ParsedSubnetConfig {
  * subscriptions (the server reloads, reservations re-check their subnet).
  */
 export class DhcpSettings {
-  private readonly section: Section<DhcpSettingsValue>;
+  private readonly section: Section<DhcpSettingsData>;
   private readonly ownAddresses: () => string[];
   private readonly log: Logger;
   private readonly listeners = new Set<DhcpSettingsListener>();
   private queue: Promise<unknown> = Promise.resolve();
-  private cached: DhcpSettingsValue;
+  private cached: DhcpSettingsData;
   private parsed: ParsedSubnetConfig[];
 
   constructor(deps: { store: Store; ownAddresses: () => string[]; log: Logger }) {
-    this.section = deps.store.section<DhcpSettingsValue>('dhcp', dhcpDefaults());
+    this.section = deps.store.section<DhcpSettingsData>('dhcp', dhcpDefaults());
     this.ownAddresses = deps.ownAddresses;
     this.log = deps.log.scope('dhcp');
     this.cached = this.section.get();
     this.parsed = parseSubnets(this.cached);
   }
 
-  get(): DhcpSettingsValue {
+  get(): DhcpSettingsData {
     return structuredClone(this.cached);
   }
 
   /** The live value, not copied: read-only for the per-packet path. */
-  current(): Readonly<DhcpSettingsValue> {
+  current(): Readonly<DhcpSettingsData> {
     return this.cached;
   }
 
@@ -69,15 +64,15 @@ export class DhcpSettings {
   }
 
   /** Merges `patch` over the current value, validates the whole, stores it and notifies; 400 and no change on error. */
-  update(patch: DhcpSettingsPatchValue, fieldPrefix = 'body'): Promise<DhcpSettingsValue> {
+  update(patch: DhcpSettingsPatch, fieldPrefix = 'body'): Promise<DhcpSettingsData> {
     const run = this.queue.catch(() => undefined).then(() => this.apply(patch, fieldPrefix));
     this.queue = run;
     return run;
   }
 
-  private async apply(patch: DhcpSettingsPatchValue, fieldPrefix: string): Promise<DhcpSettingsValue> {
+  private async apply(patch: DhcpSettingsPatch, fieldPrefix: string): Promise<DhcpSettingsData> {
     const previous = this.get();
-    const next: DhcpSettingsValue = { ...previous, ...structuredClone(patch) } as DhcpSettingsValue;
+    const next: DhcpSettingsData = { ...previous, ...structuredClone(patch) } as DhcpSettingsData;
     const errors = validateDhcpSettings(next, this.ownAddresses(), (path) => `${fieldPrefix}.${path}`);
     if (errors.length > 0) {
       const [first] = errors;
@@ -99,7 +94,7 @@ export class DhcpSettings {
   }
 }
 
-function parseSubnets(value: DhcpSettingsValue): ParsedSubnetConfig[] {
+function parseSubnets(value: DhcpSettingsData): ParsedSubnetConfig[] {
   const out: ParsedSubnetConfig[] = [];
   for (const config of value.subnets) {
     const subnet = parseIpv4Subnet(config.subnet);

@@ -1,27 +1,43 @@
 import path from 'node:path';
-import type { Logger } from '../core/logger.js';
+import type { AreaModule } from '../core/area.js';
+import { errorMessage } from '../core/errors.js';
+import type { DnsService } from '../dns/index.js';
 import type { NetworkService } from '../network/network-service.js';
-import type { Store } from '../store/store.js';
 import { AccessPolicy } from './access-policy.js';
+import { accessRoutes } from './access-routes.js';
 import { Archmap } from './archmap.js';
+import { dhcpSettingsRoutes } from './dhcp-settings-routes.js';
 import { DhcpSettings } from './dhcp-settings.js';
-import { LeaseDatabase } from './leases.js';
+import { leaseRoutes } from './lease-routes.js';
+import { LeaseDatabase, leaseNameSource } from './leases.js';
+import { reservationRoutes } from './reservation-routes.js';
 import { Reservations } from './reservations.js';
+import { DhcpService, type DhcpServiceOptions } from './server/dhcp-service.js';
+import { observeJournal, registerLeaseGauges } from './server/lease-gauges.js';
 
 export { AccessPolicy, type AccessMode, type UnauthorizedInfo } from './access-policy.js';
 export { Archmap, type ArchmapEntry } from './archmap.js';
 export { DhcpSettings } from './dhcp-settings.js';
 export { LeaseDatabase, leaseNameSource, type Lease } from './leases.js';
 export { Reservations, type DhcpReservation, type HostReservationInput } from './reservations.js';
+export { DhcpService, type DhcpServiceDeps, type DhcpServiceOptions } from './server/dhcp-service.js';
 
-/** The DHCP area's shared parts, as the core's context holds them. */
-export interface DhcpArea {
-  access: AccessPolicy;
-  reservations: Reservations;
-  archmap: Archmap;
-  dhcpSettings: DhcpSettings;
+/** The DHCP area's facade (`ctx.dhcpSettings`, `ctx.leases`, … while AppContext lasts). */
+export interface DhcpFacade {
+  settings: DhcpSettings;
   leases: LeaseDatabase;
+  reservations: Reservations;
+  /** MAC access control; the boot chain (TFTP/HTTP script serving) checks it too. */
+  access: AccessPolicy;
+  /** Option 93 code → boot files; the boot loader check reads it. */
+  archmap: Archmap;
 }
+
+/** What DHCP takes from the DNS area: option 15's default domain, and a name source for leases with a hostname. */
+export type DhcpDnsNeeds = Pick<DnsService, 'settings' | 'addNameSource'>;
+
+/** Options of the DHCP area the core passes through from its own (tests set them). */
+export type DhcpAreaOptions = Pick<DhcpServiceOptions, 'ping' | 'ports' | 'sweepMs'>;
 
 /** Every IPv4 address of this machine (validation: a pool must not hold one of ours). */
 export function ownIpv4Addresses(network: NetworkService): string[] {
@@ -31,15 +47,53 @@ export function ownIpv4Addresses(network: NetworkService): string[] {
   return [...out];
 }
 
-/** Opens the lease journal (`<data-dir>/dhcp/`) and builds the settings, reservations, archmap and access policy. */
-export async function createDhcpArea(deps: { store: Store; network: NetworkService; log: Logger; dataDir: string }): Promise<DhcpArea> {
-  const ownAddresses = () => ownIpv4Addresses(deps.network);
-  const dhcpSettings = new DhcpSettings({ store: deps.store, ownAddresses, log: deps.log });
+/**
+ * The DHCP area module (docs/architecture.md, "Area folders"): the facade is
+ * the settings, lease journal (`<data-dir>/dhcp/`), reservations, access
+ * policy and architecture map; the routes are /services/dhcp,
+ * /services/archmap, /leases, /dhcp/reservations and /access; the service is
+ * the DHCP server. It needs DNS: active leases with a hostname answer there,
+ * and DNS's local domain is option 15's default.
+ */
+export function dhcpArea(options: DhcpAreaOptions = {}): AreaModule<'dhcp', DhcpFacade, { dns: DhcpDnsNeeds }> {
   return {
-    dhcpSettings,
-    access: new AccessPolicy({ store: deps.store, mode: () => dhcpSettings.current().access_mode, log: deps.log }),
-    reservations: new Reservations({ store: deps.store, settings: dhcpSettings, ownAddresses }),
-    archmap: new Archmap(deps.store),
-    leases: await LeaseDatabase.open({ dir: path.join(deps.dataDir, 'dhcp'), log: deps.log }),
+    name: 'dhcp',
+    needs: ['dns'],
+    async create(kernel, { dns }) {
+      const { store, log, network, metrics, http } = kernel;
+      const ownAddresses = () => ownIpv4Addresses(network);
+      const settings = new DhcpSettings({ store, ownAddresses, log });
+      const leases = await LeaseDatabase.open({ dir: path.join(kernel.config.dataDir, 'dhcp'), log });
+      const facade: DhcpFacade = {
+        settings,
+        leases,
+        access: new AccessPolicy({ store, mode: () => settings.current().access_mode, log }),
+        reservations: new Reservations({ store, settings, ownAddresses }),
+        archmap: new Archmap(store),
+      };
+      registerLeaseGauges({ metrics, settings, leases });
+      observeJournal({ metrics, leases });
+      dns.addNameSource(leaseNameSource(leases));
+      const service = new DhcpService(
+        { ...kernel, ...facade },
+        {
+          ...options,
+          // Boot URLs point at the HTTP server; its port is known only once it listens (port 0 in tests).
+          httpBase: (address) => `${http.scheme}://${address}:${http.port()}`,
+          localDomain: () => dns.settings.get().local_domain,
+        },
+      );
+      return {
+        facade,
+        routes: [dhcpSettingsRoutes(facade), leaseRoutes(facade), reservationRoutes(facade.reservations), accessRoutes(facade.access)],
+        services: [service],
+        // Area stop() runs before the core stops the services, but the journal must close after the server's last
+        // lease write: stop the server first (stopping a stopped service is a no-op; stopAll() later finds it stopped).
+        stop: async () => {
+          await kernel.services.stop(service.name).catch((err: unknown) => log.warn(`dhcp: stopping the server before closing the lease journal failed: ${errorMessage(err)}`));
+          await leases.close();
+        },
+      };
+    },
   };
 }

@@ -1,46 +1,10 @@
 import { intToIpv4, parseIpv4 } from '../network/ip-math.js';
 import type { DhcpSettings } from './dhcp-settings.js';
-import { LeaseDatabase, type Lease, type LeaseState } from './leases.js';
+import type { LeaseStats, LeaseState, LeaseView, RangeStats } from './dhcp-contract.js';
+import { LeaseDatabase, type Lease } from './leases.js';
 import type { Reservations } from './reservations.js';
 
-/** A lease as the API shows it. */
-export interface LeaseView {
-  mac: string;
-  ip: string;
-  hostname: string | null;
-  state: LeaseState;
-  /** The configured subnet holding the address, or null when none does any more. */
-  subnet: string | null;
-  starts_at: string;
-  expires_at: string;
-  client_id: string | null;
-  vendor_class: string | null;
-  arch: number | null;
-  /** The address is this MAC's reservation. */
-  reserved: boolean;
-}
-
-export interface RangeStats {
-  subnet: string;
-  start: string;
-  end: string;
-  size: number;
-  /** Active leases in the range. */
-  used: number;
-  /** Reserved addresses in the range without an active lease (not available to others). */
-  reserved: number;
-  /** Declined addresses kept out of the pool. */
-  quarantined: number;
-  free: number;
-  utilisation_percent: number;
-  /** Expired leases whose addresses are back in the pool. */
-  expired: number;
-}
-
-export interface LeaseStats {
-  overall: Omit<RangeStats, 'subnet' | 'start' | 'end'> & { leases: number };
-  ranges: RangeStats[];
-}
+export type { LeaseView, LeaseStats, RangeStats } from './dhcp-contract.js';
 
 export function leaseView(lease: Lease, now: number, settings: DhcpSettings, reservations: Reservations): LeaseView {
   return {

@@ -18,7 +18,9 @@ export interface Lease {
   arch: number | null;
 }
 
-export type LeaseState = 'active' | 'expired';
+import type { LeaseState } from './dhcp-contract.js';
+
+export type { LeaseState } from './dhcp-contract.js';
 
 export interface LeaseChange {
   kind: 'expired';

@@ -5,31 +5,11 @@ import { notOneMachineProblem } from '../network/special-addresses.js';
 import type { Collection, Row } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { bootPathProblem } from './archmap.js';
-import { customOptionProblem, type CustomOption } from './custom-options.js';
+import { customOptionProblem } from './dhcp-options.js';
+import type { CustomOption, DhcpReservation, ReservationInput, ReservationPatch } from './dhcp-contract.js';
 import type { DhcpSettings } from './dhcp-settings.js';
 
-/** A fixed address for one MAC; the pool never hands it to anyone else. */
-export interface DhcpReservation extends Row {
-  mac: string;
-  ip: string;
-  hostname: string | null;
-  /** Overrides the architecture map's first-stage boot file for this client (path under the boot root). */
-  boot_file: string | null;
-  /** Options for this client only; they override the subnet's. */
-  options: CustomOption[];
-  /** The host record this reservation belongs to (managed through the hosts API), or null. */
-  host_id: number | null;
-}
-
-export interface ReservationInput {
-  mac: string;
-  ip: string;
-  hostname?: string | null;
-  boot_file?: string | null;
-  options?: CustomOption[];
-}
-
-export type ReservationPatch = Partial<ReservationInput>;
+export type { DhcpReservation, ReservationInput, ReservationPatch } from './dhcp-contract.js';
 
 /** What the hosts area hands over: a host and the address it should always get. */
 export interface HostReservationInput {

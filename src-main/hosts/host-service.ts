@@ -131,32 +131,35 @@ export class HostService {
       if (value.mac === undefined) throw invalid('body.mac', 'is required');
       this.assertMacFree(value.mac, null);
       this.assertProfile(value.profile_id);
-      const host = await this.rows.insert({
-        mac: value.mac,
-        hostname: value.hostname ?? null,
-        ip: value.ip ?? null,
-        profile_id: value.profile_id ?? null,
-        group: value.group ?? null,
-        tags: value.tags ?? [],
-        description: value.description ?? '',
-        arch: value.arch ?? null,
-        platform: null,
-        enabled: value.enabled ?? true,
-        discovered: value.discovered ?? false,
-        last_boot_at: null,
-        last_seen_ip: null,
-      });
-      this.byMac.set(host.mac, host.id);
-      if (host.ip !== null) {
-        try {
-          await this.reservations()?.setForHost({ id: host.id, mac: host.mac, ip: host.ip, hostname: host.hostname });
-        } catch (err) {
-          // The reservation refused the address: undo the insert so the request changes nothing.
-          await this.rows.remove(host.id);
-          this.byMac.delete(host.mac);
-          throw err;
-        }
+      // The reservation first, under the id the host will get (inserts run one at a time in this queue): when it
+      // refuses the address, nothing is written, not even a used-up host id.
+      const id = this.rows.nextId();
+      if (value.ip !== undefined && value.ip !== null) {
+        await this.reservations()?.setForHost({ id, mac: value.mac, ip: value.ip, hostname: value.hostname ?? null });
       }
+      let host: Host;
+      try {
+        host = await this.rows.insert({
+          mac: value.mac,
+          hostname: value.hostname ?? null,
+          ip: value.ip ?? null,
+          profile_id: value.profile_id ?? null,
+          group: value.group ?? null,
+          tags: value.tags ?? [],
+          description: value.description ?? '',
+          arch: value.arch ?? null,
+          platform: null,
+          enabled: value.enabled ?? true,
+          discovered: value.discovered ?? false,
+          last_boot_at: null,
+          last_seen_ip: null,
+        });
+      } catch (err) {
+        // The host could not be written: its reservation must not outlive it.
+        if (value.ip !== undefined && value.ip !== null) await this.reservations()?.removeForHost(id).catch(() => undefined);
+        throw err;
+      }
+      this.byMac.set(host.mac, host.id);
       this.notify();
       return host;
     });

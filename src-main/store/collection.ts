@@ -44,6 +44,11 @@ export class Collection<T extends Row> {
     return this.byId.size;
   }
 
+  /** The id the next insert() gets (a caller that serialises its inserts can link other records to it first). */
+  nextId(): number {
+    return this.data.next_id;
+  }
+
   all(): readonly T[] {
     return this.data.items as T[];
   }

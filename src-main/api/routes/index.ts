@@ -1,14 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../core/app-context.js';
 import { auditHookPlugin } from '../../audit/audit-hook.js';
-import { accessRoutes } from './access.js';
 import { auditLogRoutes } from './audit-logs.js';
 import { authRoutes } from './auth.js';
-import { dhcpReservationRoutes } from './dhcp-reservations.js';
-import { dhcpSettingsRoutes } from './dhcp-settings.js';
 import { eventRoutes } from './events.js';
 import { interfaceRoutes } from './interfaces.js';
-import { leaseRoutes } from './leases.js';
 import { logRoutes } from './logs.js';
 import { metricsRoutes } from './metrics.js';
 import { servedRootsRoutes } from '../../settings/served-roots-routes.js';
@@ -25,7 +21,7 @@ export type RoutePluginFactory = (ctx: AppContext) => FastifyPluginAsync;
 /**
  * The resource plugins of the REST API not yet in an area folder, registered
  * under /api/v1. The area list's routes (core/app-core.ts) go in at
- * AREA_ROUTES_AT, where DNS's were, so the OpenAPI document keeps its order;
+ * AREA_ROUTES_AT, where DHCP's and DNS's were, so the OpenAPI document keeps its order;
  * the entries here move into the area list area by area.
  */
 export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
@@ -44,11 +40,7 @@ export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
   versionRoutes,
   statusRoutes,
   metricsRoutes,
-  dhcpSettingsRoutes,
-  leaseRoutes,
-  dhcpReservationRoutes,
-  accessRoutes,
 ];
 
-/** Where the area list's routes are registered among API_ROUTE_PLUGINS: after the DHCP access routes (see above). */
-export const AREA_ROUTES_AT = API_ROUTE_PLUGINS.indexOf(accessRoutes) + 1;
+/** Where the area list's routes are registered among API_ROUTE_PLUGINS: after the metrics routes, where DHCP's were (see above). */
+export const AREA_ROUTES_AT = API_ROUTE_PLUGINS.indexOf(metricsRoutes) + 1;

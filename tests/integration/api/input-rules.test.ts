@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
-import { subnetConfig, TEST_NICS } from '../../unit/dhcp/dhcp-test-kit.js';
+import { subnetConfig, TEST_NICS } from '../../unit/dhcp/server/dhcp-test-kit.js';
 
 /*
  * The API-wide input rules (docs/api.md): ids in paths only in canonical

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Lease } from '../../../src-main/dhcp/leases.js';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
-import { subnetConfig, TEST_NICS } from '../../unit/dhcp/dhcp-test-kit.js';
+import { subnetConfig, TEST_NICS } from '../../unit/dhcp/server/dhcp-test-kit.js';
 
 /*
  * The DHCP area's REST API through the IPC transport (the local admin):

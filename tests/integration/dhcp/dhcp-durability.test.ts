@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientMac, findOption } from '../../../src-main/servers/dhcp/dhcp-codec.js';
-import { OPT } from '../../../src-main/servers/dhcp/dhcp-options.js';
+import { clientMac, findOption } from '../../../src-main/dhcp/server/dhcp-codec.js';
+import { OPT } from '../../../src-main/dhcp/dhcp-options.js';
 import { NetLab, skipNetnsTest, type Netns } from '../../helpers/netns.js';
 import { tempDir } from '../../helpers/test-core.js';
 import { NetnsServer, subnet } from '../../helpers/netns-server.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { ChildProcess } from 'node:child_process';
-import { decode, type DhcpPacket } from '../../../src-main/servers/dhcp/dhcp-codec.js';
+import { decode, type DhcpPacket } from '../../../src-main/dhcp/server/dhcp-codec.js';
 import { waitForOutput, type Netns } from '../../helpers/netns.js';
 
 /** One UDP datagram from a capture, with its DHCP payload decoded when it has one. */

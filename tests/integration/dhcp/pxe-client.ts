@@ -11,8 +11,8 @@
  * server sent is what is printed.
  */
 import dgram from 'node:dgram';
-import { chaddrFromMac, decode, encode, findOption, type DhcpPacket } from '../../../src-main/servers/dhcp/dhcp-codec.js';
-import { OPT } from '../../../src-main/servers/dhcp/dhcp-options.js';
+import { chaddrFromMac, decode, encode, findOption, type DhcpPacket } from '../../../src-main/dhcp/server/dhcp-codec.js';
+import { OPT } from '../../../src-main/dhcp/dhcp-options.js';
 
 interface Args {
   address: string;

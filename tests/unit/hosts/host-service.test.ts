@@ -66,10 +66,14 @@ describe('HostService and the reservation link', () => {
     await expect(hosts.create({ mac: '52:54:00:00:00:02', ip: '10.0.0.5', profile_id: 2 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(link.calls).toEqual([]);
     link.refuse.add('10.0.0.9');
+    const stored = JSON.stringify(store.file('config').data);
     await expect(hosts.create({ mac: '52:54:00:00:00:02', ip: '10.0.0.9' })).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(hosts.all()).toEqual([]);
     expect(hosts.findByMac('52:54:00:00:00:02')).toBeUndefined();
+    // Not even a host id is used up: the store is as it was (the write-route fuzzer checks this for every rejected request).
+    expect(JSON.stringify(store.file('config').data)).toBe(stored);
     const host = await hosts.create({ mac: '52:54:00:00:00:02', ip: '10.0.0.8' });
+    expect(host.id).toBe(1);
     await expect(hosts.update(host.id, { ip: '10.0.0.9', hostname: 'x' })).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(hosts.get(host.id)).toMatchObject({ ip: '10.0.0.8', hostname: null });
   });

@@ -2,7 +2,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BootloaderCheckReport } from '@contracts/boot-files';
-import type { DhcpSettings } from '../../../src-renderer/src/api/models/dhcp.js';
+import type { DhcpSettings } from '@contracts/dhcp';
 import type { Profile } from '@contracts/profiles';
 import type { InterfacesView } from '../../../src-renderer/src/api/models/settings.js';
 import { parseUnifiedDiff } from '../../../src-renderer/src/editor/DiffView.js';

@@ -1,5 +1,6 @@
 import type { ApiClient } from '../api-client.js';
 import { bootFilesClient } from './boot-files-client.js';
+import { dhcpClient } from './dhcp-client.js';
 import { dnsClient } from './dns-client.js';
 import { bootScriptsClient } from './boot-scripts-client.js';
 import { hostsClient } from './hosts-client.js';
@@ -21,6 +22,7 @@ export function createApi(client: ApiClient) {
     hosts: hostsClient(client),
     bootScripts: bootScriptsClient(client),
     power: powerClient(client),
+    dhcp: dhcpClient(client),
   };
 }
 

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Anchor, Card, Group, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { Link } from 'react-router';
-import type { LeaseStats } from '../../api/models/dhcp.js';
 import type { AppEvent, ServerStatus } from '../../api/models/system.js';
 import { withQuery } from '../../api/query-string.js';
 import { useCan, useLiveEvents } from '../../app-state.js';
@@ -11,7 +10,7 @@ import { EmptyState, QueryState } from '../../components/QueryState.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { formatBytes, formatUptime } from '../../format.js';
 import { useNow } from '../../hooks.js';
-import { useApiClient, useApiGet } from '../../query/api-hooks.js';
+import { useApiClient, useApiGet, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { ServiceButtons } from '../services/ServiceControls.js';
 import { SERVICE_PAGES } from '../services/service-actions.js';
@@ -67,7 +66,7 @@ function ServicesCard() {
 }
 
 function LeaseUtilisation() {
-  const stats = useApiGet<LeaseStats>(keys.leaseStats, '/leases/stats', { refetchInterval: 30_000 });
+  const stats = useApiQuery(keys.leaseStats, (api) => api.dhcp.leases.stats(), { refetchInterval: 30_000 });
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="dash-leases">
       <Group justify="space-between" mb="xs">

@@ -1,7 +1,7 @@
 import type { BootloaderCheckReport } from '@contracts/boot-files';
 import { Alert, Anchor, Stack } from '@mantine/core';
 import { Link } from 'react-router';
-import type { DhcpSettings } from '../../api/models/dhcp.js';
+import type { DhcpSettings } from '@contracts/dhcp';
 import type { InterfacesView } from '../../api/models/settings.js';
 import { useApiGet, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
@@ -67,7 +67,7 @@ export function setupWarnings(input: { interfaces?: InterfacesView | undefined; 
 export function DashboardWarnings() {
   const interfaces = useApiGet<InterfacesView>(keys.settingsSection('interfaces'), '/settings/interfaces');
   const check = useApiQuery(keys.bootloaders, (api) => api.bootFiles.bootloaders.check());
-  const dhcp = useApiGet<DhcpSettings>(keys.dhcpSettings, '/services/dhcp');
+  const dhcp = useApiQuery(keys.dhcpSettings, (api) => api.dhcp.settings.get());
   const warnings = setupWarnings({ interfaces: interfaces.data, check: check.data, dhcp: dhcp.data });
   if (warnings.length === 0) return null;
   return (

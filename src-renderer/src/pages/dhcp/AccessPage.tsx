@@ -1,8 +1,7 @@
 import { Alert, Button, Card, Group, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import type { AccessEntry, AccessMode, DhcpSettings, MoveResult, UnauthorizedDevice } from '../../api/models/dhcp.js';
-import { segment } from '../../api/query-string.js';
+import type { AccessEntryView as AccessEntry, AccessListName, AccessMode, UnauthorizedDeviceView as UnauthorizedDevice } from '@contracts/dhcp';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
@@ -15,17 +14,17 @@ import { DeleteButton, RowButton } from '../../components/RowActions.js';
 import { ServerTable, TableSearch, type Column, type RowKey } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
-import { useApiGet, useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiPage, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { isMac } from '../../validators.js';
 
-type ListName = 'whitelist' | 'blacklist';
+type ListName = AccessListName;
 
 function AccessModeCard() {
-  const query = useApiGet<DhcpSettings>(keys.dhcpSettings, '/services/dhcp');
+  const query = useApiQuery(keys.dhcpSettings, (api) => api.dhcp.settings.get());
   const canEdit = useCan('operator');
   const confirm = useConfirm();
-  const save = useApiMutation((client, mode: AccessMode) => client.put<DhcpSettings>('/services/dhcp', { access_mode: mode }), {
+  const save = useApiAction((api, mode: AccessMode) => api.dhcp.settings.update({ access_mode: mode }), {
     invalidate: [keys.dhcp],
     success: (saved) => `Access mode: ${saved.access_mode}.`,
   });
@@ -76,7 +75,7 @@ function AddEntryForm({ list }: { list: ListName }) {
     initialValues: { mac: '', comment: '' },
     validate: { mac: (value) => (isMac(value) ? null : 'A MAC address, e.g. 52:54:00:12:34:56') },
   });
-  const add = useApiMutation((client, body: { mac: string; comment: string }) => client.post<AccessEntry>(`/access/${list}`, body), {
+  const add = useApiAction((api, body: { mac: string; comment: string }) => api.dhcp.access.add(list, body), {
     invalidate: [keys.accessList(list), keys.accessList(list === 'whitelist' ? 'blacklist' : 'whitelist')],
     notifyErrors: false,
     success: (entry) => `${entry.mac} added to the ${list}.`,
@@ -110,9 +109,9 @@ function AddEntryForm({ list }: { list: ListName }) {
 
 function EntryList({ list }: { list: ListName }) {
   const table = useTableParams({ defaultSort: 'mac', prefix: `${list}_` });
-  const query = useApiList<AccessEntry>(keys.accessList(list), `/access/${list}`, table.apiParams);
+  const query = useApiPage(keys.accessList(list), table.apiParams, (api, params) => api.dhcp.access.list(list, params));
   const canEdit = useCan('operator');
-  const remove = useApiMutation((client, entry: AccessEntry) => client.delete<AccessEntry>(`/access/${list}/${segment(entry.id)}`), {
+  const remove = useApiAction((api, entry: AccessEntry) => api.dhcp.access.remove(list, entry.id), {
     invalidate: [keys.accessList(list)],
     success: (entry) => `${entry.mac} removed from the ${list}.`,
   });
@@ -151,12 +150,12 @@ function EntryList({ list }: { list: ListName }) {
 
 function UnauthorizedList() {
   const table = useTableParams({ defaultSort: '-last_seen', prefix: 'unauthorized_' });
-  const query = useApiList<UnauthorizedDevice>(keys.accessList('unauthorized'), '/access/unauthorized', table.apiParams);
+  const query = useApiPage(keys.accessList('unauthorized'), table.apiParams, (api, params) => api.dhcp.access.unauthorized.list(params));
   const canEdit = useCan('operator');
   const confirm = useConfirm();
   const [selected, setSelected] = useState<Set<RowKey>>(new Set());
-  const move = useApiMutation(
-    (client, input: { ids: number[]; to: ListName }) => client.post<MoveResult[]>(`/access/unauthorized/add-to-${input.to}`, { ids: input.ids }),
+  const move = useApiAction(
+    (api, input: { ids: number[]; to: ListName }) => api.dhcp.access.unauthorized.moveTo(input.to, { ids: input.ids }),
     {
       invalidate: [keys.access],
       onSuccess: (results, input) => {
@@ -167,7 +166,7 @@ function UnauthorizedList() {
       },
     },
   );
-  const remove = useApiMutation((client, device: UnauthorizedDevice) => client.delete<UnauthorizedDevice>(`/access/unauthorized/${segment(device.id)}`), {
+  const remove = useApiAction((api, device: UnauthorizedDevice) => api.dhcp.access.unauthorized.remove(device.id), {
     invalidate: [keys.accessList('unauthorized')],
     success: (device) => `Record of ${device.mac} removed.`,
   });

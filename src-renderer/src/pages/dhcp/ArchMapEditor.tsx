@@ -1,13 +1,14 @@
 import { ActionIcon, Button, Card, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
-import type { ArchMapEntry } from '../../api/models/dhcp.js';
+import { ArchmapEntrySchema, type ArchmapEntry as ArchMapEntry } from '@contracts/dhcp';
+import { Value } from 'typebox/value';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { applyServerErrors } from '../../components/form-errors.js';
 import { FormError, SaveButtons } from '../../components/kit/index.js';
 import { QueryState } from '../../components/QueryState.js';
-import { useApiClient, useApiGet, useApiMutation } from '../../query/api-hooks.js';
+import { useApi, useApiAction, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 interface EntryForm {
@@ -41,13 +42,13 @@ export function archMapFromForm(entries: EntryForm[]): ArchMapEntry[] {
 function Editor({ entries }: { entries: ArchMapEntry[] }) {
   const readOnly = !useCan('operator');
   const confirm = useConfirm();
-  const client = useApiClient();
+  const api = useApi();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm({
     initialValues: toForm(entries),
     validate: {
       entries: {
-        code: (value) => (Number.isInteger(Number(value)) && value !== '' && Number(value) >= 0 && Number(value) <= 65535 ? null : '0–65535'),
+        code: (value) => (value !== '' && Value.Check(ArchmapEntrySchema.properties.code, Number(value)) ? null : '0–65535'),
         name: (value) => (value.trim() === '' ? 'Name the architecture' : null),
       },
     },
@@ -60,7 +61,7 @@ function Editor({ entries }: { entries: ArchMapEntry[] }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [entries]);
 
-  const save = useApiMutation((api, body: ArchMapEntry[]) => api.put<{ entries: ArchMapEntry[] }>('/services/archmap', { entries: body }), {
+  const save = useApiAction((api, body: ArchMapEntry[]) => api.dhcp.archmap.replace(body), {
     invalidate: [keys.archmap, keys.bootloaders],
     notifyErrors: false,
     success: 'Architecture map saved.',
@@ -79,7 +80,7 @@ function Editor({ entries }: { entries: ArchMapEntry[] }) {
     if (!ok) return;
     setFormError(null);
     try {
-      const defaults = await client.get<{ entries: ArchMapEntry[] }>('/services/archmap/defaults');
+      const defaults = await api.dhcp.archmap.defaults();
       save.mutate(defaults.entries, { onError: (error) => setFormError(error.message) });
     } catch (error) {
       setFormError(error instanceof Error ? error.message : String(error));
@@ -170,7 +171,7 @@ function Editor({ entries }: { entries: ArchMapEntry[] }) {
 
 /** GET/PUT /services/archmap: which boot file each client architecture (DHCP option 93, RFC 4578) gets. */
 export function ArchMapEditor() {
-  const query = useApiGet<{ entries: ArchMapEntry[] }>(keys.archmap, '/services/archmap');
+  const query = useApiQuery(keys.archmap, (api) => api.dhcp.archmap.get());
   return (
     <Card withBorder component="section" aria-labelledby="archmap-title">
       <Title order={2} size="h4" id="archmap-title">

@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
-import { DHCP_OPTION_TYPES, type DhcpOptionType } from '../../api/models/dhcp.js';
+import { CUSTOM_OPTION_TYPES as DHCP_OPTION_TYPES, type CustomOptionType as DhcpOptionType } from '@contracts/dhcp';
 import type { OptionForm } from './dhcp-form-model.js';
 
 /** The slice of a Mantine form the editor needs, for a list at `path`. */

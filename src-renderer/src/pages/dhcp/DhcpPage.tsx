@@ -1,17 +1,16 @@
 import { Anchor, Stack } from '@mantine/core';
 import { Link } from 'react-router';
-import type { DhcpSettings } from '../../api/models/dhcp.js';
 import type { InterfacesView } from '../../api/models/settings.js';
 import { UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { LoadError, Loading } from '../../components/QueryState.js';
-import { useApiGet } from '../../query/api-hooks.js';
+import { useApiGet, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { ArchMapEditor } from './ArchMapEditor.js';
 import { DhcpSettingsForm } from './DhcpSettingsForm.js';
 
 function SettingsTab() {
-  const settings = useApiGet<DhcpSettings>(keys.dhcpSettings, '/services/dhcp');
+  const settings = useApiQuery(keys.dhcpSettings, (api) => api.dhcp.settings.get());
   const interfaces = useApiGet<InterfacesView>(keys.settingsSection('interfaces'), '/settings/interfaces');
   if (settings.isPending || interfaces.isPending) return <Loading label="Loading DHCP settings…" />;
   if (settings.isError) return <LoadError what="DHCP settings" error={settings.error} onRetry={() => void settings.refetch()} />;

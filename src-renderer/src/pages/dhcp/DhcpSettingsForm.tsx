@@ -2,12 +2,12 @@ import { Button, Card, Group, NumberInput, SegmentedControl, Stack, Switch, Tabl
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { isApiError } from '../../api/api-error.js';
-import type { DhcpMode, DhcpSettings } from '../../api/models/dhcp.js';
+import type { DhcpMode, DhcpSettings } from '@contracts/dhcp';
 import type { InterfacesView } from '../../api/models/settings.js';
 import { useCan } from '../../app-state.js';
 import { fieldPath } from '../../components/form-errors.js';
 import { FormError, SettingsSaveBar } from '../../components/kit/index.js';
-import { useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { dhcpErrorPath, settingsFromForm, settingsToForm, subnetProblems, type DhcpForm } from './dhcp-form-model.js';
 import { SubnetEditor } from './SubnetEditor.js';
@@ -40,7 +40,7 @@ export function DhcpSettingsForm({ settings, interfaces }: { settings: DhcpSetti
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings, detected.join(',')]);
 
-  const save = useApiMutation((client, body: ReturnType<typeof settingsFromForm>) => client.put<DhcpSettings>('/services/dhcp', body), {
+  const save = useApiAction((api, body: ReturnType<typeof settingsFromForm>) => api.dhcp.settings.update(body), {
     invalidate: [keys.dhcp, keys.services, keys.status, keys.leases],
     notifyErrors: false,
     success: 'DHCP settings saved.',

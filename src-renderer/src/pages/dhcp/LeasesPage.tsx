@@ -1,7 +1,6 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import type { Lease, LeaseStats } from '../../api/models/dhcp.js';
-import { segment } from '../../api/query-string.js';
+import type { LeaseStats, LeaseView as Lease } from '@contracts/dhcp';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
@@ -13,7 +12,7 @@ import { ServerTable, type Column, type RowKey } from '../../components/ServerTa
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
-import { useApiGet, useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiPage, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 const COLUMNS: Column<Lease>[] = [
@@ -77,17 +76,17 @@ function StatsBar({ stats }: { stats: LeaseStats }) {
 /** `/leases`: the DHCP leases with filters, deletion (one, selected) and pruning of expired ones, plus the statistics. */
 export function LeasesPage() {
   const table = useTableParams({ defaultSort: 'ip', filters: ['state', 'subnet'] as const });
-  const query = useApiList<Lease>(keys.leases, '/leases', table.apiParams);
-  const stats = useApiGet<LeaseStats>(keys.leaseStats, '/leases/stats');
+  const query = useApiPage(keys.leases, table.apiParams, (api, params) => api.dhcp.leases.list(params));
+  const stats = useApiQuery(keys.leaseStats, (api) => api.dhcp.leases.stats());
   const canEdit = useCan('operator');
   const confirm = useConfirm();
   const [selected, setSelected] = useState<Set<RowKey>>(new Set());
 
-  const remove = useApiMutation((client, mac: string) => client.delete<Lease>(`/leases/${segment(mac)}`), {
+  const remove = useApiAction((api, mac: string) => api.dhcp.leases.remove(mac), {
     invalidate: [keys.leases],
     success: (lease) => `Lease of ${lease.mac} (${lease.ip}) deleted.`,
   });
-  const batch = useApiMutation((client, macs: string[]) => client.post<{ mac: string; ok: boolean; error?: string }[]>('/leases/batch-delete', { macs }), {
+  const batch = useApiAction((api, macs: string[]) => api.dhcp.leases.removeMany(macs), {
     invalidate: [keys.leases],
     onSuccess: (results) => {
       const failed = results.filter((result) => !result.ok);
@@ -96,7 +95,7 @@ export function LeasesPage() {
       setSelected(new Set());
     },
   });
-  const prune = useApiMutation((client) => client.post<{ removed: number }>('/leases/prune'), {
+  const prune = useApiAction((api) => api.dhcp.leases.prune(), {
     invalidate: [keys.leases],
     success: (result) => `${result.removed} expired lease(s) removed.`,
   });

@@ -1,11 +1,11 @@
 import { Alert, Divider, Group, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
-import type { Reservation } from '../../api/models/dhcp.js';
-import { segment } from '../../api/query-string.js';
+import { CustomOptionSchema, type DhcpReservation as Reservation, type ReservationInput } from '@contracts/dhcp';
+import { Value } from 'typebox/value';
 import { applyServerErrors } from '../../components/form-errors.js';
 import { FormDialog } from '../../components/kit/index.js';
-import { useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { isHostname, isIPv4, isMac } from '../../validators.js';
 import { optionFromForm, optionToForm, optionValueProblem, type OptionForm } from './dhcp-form-model.js';
@@ -37,7 +37,7 @@ export function ReservationDialog({ opened, reservation, onClose }: { opened: bo
       ip: (value) => (isIPv4(value) ? null : 'An IPv4 address inside a configured subnet'),
       hostname: (value) => (value.trim() === '' || isHostname(value) ? null : 'A host name (letters, digits, hyphens)'),
       options: {
-        code: (value) => (Number.isInteger(Number(value)) && value !== '' && Number(value) >= 1 && Number(value) <= 254 ? null : '1–254'),
+        code: (value) => (value !== '' && Value.Check(CustomOptionSchema.properties.code, Number(value)) ? null : '1–254'),
         value: (value, values, path) => {
           const index = Number(path.split('.')[1]);
           const option = values.options[index];
@@ -56,9 +56,8 @@ export function ReservationDialog({ opened, reservation, onClose }: { opened: bo
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, reservation]);
 
-  const save = useApiMutation(
-    (client, body: object) =>
-      reservation ? client.put<Reservation>(`/dhcp/reservations/${segment(reservation.id)}`, body) : client.post<Reservation>('/dhcp/reservations', body),
+  const save = useApiAction(
+    (api, body: ReservationInput) => (reservation ? api.dhcp.reservations.update(reservation.id, body) : api.dhcp.reservations.create(body)),
     { invalidate: [keys.reservations, keys.leases], notifyErrors: false, success: (saved) => `Reservation ${saved.ip} for ${saved.mac} saved.` },
   );
 

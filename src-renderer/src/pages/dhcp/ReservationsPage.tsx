@@ -1,15 +1,14 @@
 import { Anchor, Button, Group, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { Reservation } from '../../api/models/dhcp.js';
-import { segment } from '../../api/query-string.js';
+import type { DhcpReservation as Reservation } from '@contracts/dhcp';
 import { useCan } from '../../app-state.js';
 import { Dim } from '../../components/Dim.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { DeleteButton, RowButton } from '../../components/RowActions.js';
 import { ServerTable, TableSearch, type Column } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
-import { useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { ReservationDialog } from './ReservationDialog.js';
 
@@ -37,11 +36,11 @@ const COLUMNS: Column<Reservation>[] = [
 /** `/dhcp/reservations`: fixed addresses per MAC (CRUD). */
 export function ReservationsPage() {
   const table = useTableParams({ defaultSort: 'ip' });
-  const query = useApiList<Reservation>(keys.reservations, '/dhcp/reservations', table.apiParams);
+  const query = useApiPage(keys.reservations, table.apiParams, (api, params) => api.dhcp.reservations.list(params));
   const canEdit = useCan('operator');
   const [editing, setEditing] = useState<Reservation | null>(null);
   const [open, setOpen] = useState(false);
-  const remove = useApiMutation((client, reservation: Reservation) => client.delete<Reservation>(`/dhcp/reservations/${segment(reservation.id)}`), {
+  const remove = useApiAction((api, reservation: Reservation) => api.dhcp.reservations.remove(reservation.id), {
     invalidate: [keys.reservations, keys.leases],
     success: (reservation) => `Reservation ${reservation.ip} deleted.`,
   });

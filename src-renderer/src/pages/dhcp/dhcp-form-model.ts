@@ -1,4 +1,13 @@
-import type { DhcpMode, DhcpOption, DhcpOptionType, DhcpSettings, DhcpSubnet } from '../../api/models/dhcp.js';
+import {
+  CustomOptionSchema,
+  SubnetSchema,
+  type CustomOption as DhcpOption,
+  type CustomOptionType as DhcpOptionType,
+  type DhcpMode,
+  type DhcpSettings,
+  type DhcpSubnet,
+} from '@contracts/dhcp';
+import { Value } from 'typebox/value';
 import { isIPv4, isNetworkCidr } from '../../validators.js';
 
 /** A custom option as the form edits it: the value always as text, typed on save. */
@@ -154,10 +163,9 @@ export function subnetProblems(subnet: SubnetForm, index: number): Record<string
   if (subnet.dns_servers.trim() !== '' && !list(subnet.dns_servers).every(isIPv4)) problems[at('dns_servers')] = 'IPv4 addresses separated by commas';
   if (subnet.ntp_servers.trim() !== '' && !list(subnet.ntp_servers).every(isIPv4)) problems[at('ntp_servers')] = 'IPv4 addresses separated by commas';
   const lease = subnet.lease_time_seconds;
-  if (lease !== '' && !(Number.isInteger(Number(lease)) && Number(lease) >= 10 && Number(lease) <= 31_536_000)) problems[at('lease_time_seconds')] = '10–31536000 seconds, or empty';
+  if (lease !== '' && !Value.Check(SubnetSchema.properties.lease_time_seconds, Number(lease))) problems[at('lease_time_seconds')] = '10–31536000 seconds, or empty';
   subnet.options.forEach((option, o) => {
-    const code = Number(option.code);
-    if (!Number.isInteger(code) || code < 1 || code > 254) problems[at(`options.${o}.code`)] = 'A code 1–254';
+    if (option.code === '' || !Value.Check(CustomOptionSchema.properties.code, Number(option.code))) problems[at(`options.${o}.code`)] = 'A code 1–254';
     const problem = optionValueProblem(option);
     if (problem) problems[at(`options.${o}.value`)] = problem;
   });

@@ -1,13 +1,13 @@
-import { AccessPolicy } from '../../../src-main/dhcp/access-policy.js';
-import type { DhcpSettingsPatchValue, DhcpSubnetConfig } from '../../../src-main/dhcp/dhcp-config.js';
-import type { Nic } from '../../../src-main/network/nic.js';
-import { readClientRequest, type ClientRequest } from '../../../src-main/servers/dhcp/client-request.js';
-import { chaddrFromMac, decode, encode, findOption, type DhcpOption, type DhcpPacket } from '../../../src-main/servers/dhcp/dhcp-codec.js';
-import { DhcpEngine, type OutgoingReply, type PingProbe, type ServingContext } from '../../../src-main/servers/dhcp/dhcp-engine.js';
-import { DhcpObserver } from '../../../src-main/servers/dhcp/dhcp-observer.js';
-import { OPT } from '../../../src-main/servers/dhcp/dhcp-options.js';
-import { ProxyResponder } from '../../../src-main/servers/dhcp/proxy-responder.js';
-import { createTestCore, type TestCore } from '../../helpers/test-core.js';
+import { AccessPolicy } from '../../../../src-main/dhcp/access-policy.js';
+import type { DhcpSettingsPatch, DhcpSubnet } from '../../../../src-main/dhcp/dhcp-contract.js';
+import type { Nic } from '../../../../src-main/network/nic.js';
+import { readClientRequest, type ClientRequest } from '../../../../src-main/dhcp/server/client-request.js';
+import { chaddrFromMac, decode, encode, findOption, type DhcpOption, type DhcpPacket } from '../../../../src-main/dhcp/server/dhcp-codec.js';
+import { DhcpEngine, type OutgoingReply, type PingProbe, type ServingContext } from '../../../../src-main/dhcp/server/dhcp-engine.js';
+import { DhcpObserver } from '../../../../src-main/dhcp/server/dhcp-observer.js';
+import { OPT } from '../../../../src-main/dhcp/dhcp-options.js';
+import { ProxyResponder } from '../../../../src-main/dhcp/server/proxy-responder.js';
+import { createTestCore, type TestCore } from '../../../helpers/test-core.js';
 
 /** A fake machine with one NIC on 10.50.0.0/24 (our address .1) and one on 10.60.0.0/24. */
 export const TEST_NICS: Nic[] = [
@@ -29,7 +29,7 @@ export const TEST_NICS: Nic[] = [
   },
 ];
 
-export function subnetConfig(overrides: Partial<DhcpSubnetConfig> = {}): DhcpSubnetConfig {
+export function subnetConfig(overrides: Partial<DhcpSubnet> = {}): DhcpSubnet {
   return {
     subnet: '10.50.0.0/24',
     ranges: [{ start: '10.50.0.100', end: '10.50.0.109' }],
@@ -107,7 +107,7 @@ export class EngineKit {
     this.proxy = proxy;
   }
 
-  static async create(settings: DhcpSettingsPatchValue = {}): Promise<EngineKit> {
+  static async create(settings: DhcpSettingsPatch = {}): Promise<EngineKit> {
     const test = await createTestCore({ nicReader: () => TEST_NICS });
     const { ctx } = test.core;
     await ctx.dhcpSettings.update({ interfaces: [{ name: 'eth1', mode: 'server' }], subnets: [subnetConfig()], ...settings });

@@ -1,4 +1,4 @@
-import { OPT } from './dhcp-options.js';
+import { OPT } from '../dhcp-options.js';
 
 /**
  * DHCPv4 packet codec (RFC 2131 §2 message format, RFC 2132 options,

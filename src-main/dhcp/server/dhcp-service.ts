@@ -1,8 +1,13 @@
 import dgram from 'node:dgram';
-import type { AppContext } from '../../core/app-context.js';
+import type { Kernel } from '../../core/area.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { DhcpMode } from '../../dhcp/dhcp-config.js';
+import type { AccessPolicy } from '../access-policy.js';
+import type { Archmap } from '../archmap.js';
+import type { DhcpMode } from '../dhcp-contract.js';
+import type { DhcpSettings } from '../dhcp-settings.js';
+import type { LeaseDatabase } from '../leases.js';
+import type { Reservations } from '../reservations.js';
 import { intToIpv4, parseIpv4, subnetHas } from '../../network/ip-math.js';
 import type { ManagedService } from '../../services/service-manager.js';
 import { describeListenError } from '../../services/listen-error.js';
@@ -11,13 +16,21 @@ import { readClientRequest, type ClientRequest } from './client-request.js';
 import { decode, DhcpDecodeError, encode } from './dhcp-codec.js';
 import { DhcpEngine } from './dhcp-engine.js';
 import type { OutgoingReply, PingProbe, ServingContext } from './dhcp-types.js';
-import { observeJournal, registerLeaseGauges } from './lease-gauges.js';
 import { DhcpObserver } from './dhcp-observer.js';
 import { ProxyResponder } from './proxy-responder.js';
 import { systemPingProbe } from './ping-check.js';
 import { SERVER_PORT } from './reply-addressing.js';
 
 export const PXE_PORT = 4011;
+
+/** What the DHCP server works with: ground services of the kernel and the DHCP area's domain parts. */
+export interface DhcpServiceDeps extends Pick<Kernel, 'log' | 'events' | 'metrics' | 'network' | 'services'> {
+  settings: DhcpSettings;
+  leases: LeaseDatabase;
+  reservations: Reservations;
+  access: AccessPolicy;
+  archmap: Archmap;
+}
 
 export interface DhcpServiceOptions {
   /** `http(s)://<address>:<port>` of the HTTP boot server for a given address of ours. */
@@ -74,7 +87,7 @@ function literalAddress(address: string, _family: unknown, callback: (err: Error
 export class DhcpService implements ManagedService {
   readonly name = 'dhcp';
   readonly description = 'DHCP: addresses and PXE boot information (server), or boot information beside another DHCP server (proxy)';
-  private readonly ctx: AppContext;
+  private readonly deps: DhcpServiceDeps;
   private readonly options: DhcpServiceOptions;
   private readonly log: Logger;
   private readonly observer: DhcpObserver;
@@ -90,19 +103,19 @@ export class DhcpService implements ManagedService {
   private domainCache: { value: string | null; at: number } = { value: null, at: 0 };
   private dnsCache: { running: boolean; at: number } = { running: false, at: 0 };
 
-  constructor(ctx: AppContext, options: DhcpServiceOptions) {
-    this.ctx = ctx;
+  constructor(deps: DhcpServiceDeps, options: DhcpServiceOptions) {
+    this.deps = deps;
     this.options = options;
-    this.log = ctx.log.scope('dhcp');
-    this.observer = new DhcpObserver({ events: ctx.events, metrics: ctx.metrics });
+    this.log = deps.log.scope('dhcp');
+    this.observer = new DhcpObserver({ events: deps.events, metrics: deps.metrics });
     const ping = options.ping ?? systemPingProbe(this.log);
     const send = (reply: OutgoingReply) => this.send(reply);
     this.engine = new DhcpEngine({
-      settings: ctx.dhcpSettings,
-      leases: ctx.leases,
-      reservations: ctx.reservations,
-      access: ctx.access,
-      archmap: ctx.archmap,
+      settings: deps.settings,
+      leases: deps.leases,
+      reservations: deps.reservations,
+      access: deps.access,
+      archmap: deps.archmap,
       observer: this.observer,
       httpBase: options.httpBase,
       defaultDnsServers: (address) => (this.dnsRunning() ? [address] : []),
@@ -112,31 +125,29 @@ export class DhcpService implements ManagedService {
       ping,
     });
     this.proxy = new ProxyResponder({
-      access: ctx.access,
-      archmap: ctx.archmap,
-      reservations: ctx.reservations,
+      access: deps.access,
+      archmap: deps.archmap,
+      reservations: deps.reservations,
       observer: this.observer,
       httpBase: options.httpBase,
       send,
     });
-    registerLeaseGauges(ctx);
-    observeJournal(ctx);
-    ctx.dhcpSettings.onChange((next, previous) => this.settingsChanged(next.interfaces.some((i) => i.mode !== 'off'), previous.interfaces.some((i) => i.mode !== 'off')));
-    ctx.network.onChange(() => this.networkChanged());
+    deps.settings.onChange((next, previous) => this.settingsChanged(next.interfaces.some((i) => i.mode !== 'off'), previous.interfaces.some((i) => i.mode !== 'off')));
+    deps.network.onChange(() => this.networkChanged());
   }
 
   /** Starts with the app once an interface is in server or proxy mode (unless the user turned auto-start off). */
   get defaultAutoStart(): boolean {
-    return this.ctx.dhcpSettings.anyInterfaceEnabled();
+    return this.deps.settings.anyInterfaceEnabled();
   }
 
   async start(): Promise<void> {
-    const settings = this.ctx.dhcpSettings.current();
+    const settings = this.deps.settings.current();
     const enabled = settings.interfaces.filter((iface) => iface.mode !== 'off');
     if (enabled.length === 0) {
       throw new Error('no interface is in server or proxy mode; choose one with PUT /api/v1/services/dhcp {"interfaces":[{"name":"eth1","mode":"server"}]}');
     }
-    const nics = this.ctx.network.refresh();
+    const nics = this.deps.network.refresh();
     this.ownAddresses = new Set(nics.flatMap((nic) => nic.addresses.filter((a) => a.family === 'ipv4').map((a) => parseIpv4(a.address) ?? 0)));
     this.networkKey = this.interfaceKey();
     this.engine.reload();
@@ -150,7 +161,7 @@ export class DhcpService implements ManagedService {
         continue;
       }
       // In server mode prefer the address inside a configured subnet.
-      const inSubnet = addresses.find((a) => this.ctx.dhcpSettings.subnetFor(parseIpv4(a.address) ?? 0) !== undefined);
+      const inSubnet = addresses.find((a) => this.deps.settings.subnetFor(parseIpv4(a.address) ?? 0) !== undefined);
       const chosen = iface.mode === 'server' ? (inSubnet ?? addresses[0]!) : addresses[0]!;
       if (iface.mode === 'server' && !inSubnet) {
         this.log.warn(`dhcp: no configured subnet holds ${iface.name}'s address ${chosen.address}; its clients get no address (relayed ones still do)`);
@@ -167,7 +178,7 @@ export class DhcpService implements ManagedService {
         interfaceName: plan.name,
         serverAddress: plan.address,
         serverId: addressInt,
-        subnet: this.ctx.dhcpSettings.subnetFor(addressInt) ?? null,
+        subnet: this.deps.settings.subnetFor(addressInt) ?? null,
       };
       const entry = { name: plan.name, mode: plan.mode, address: plan.address, addressInt, context } as ServingInterface;
       entry.socket = await this.bind(plan.address, ports.server, (msg, rinfo) => this.receive(msg, rinfo, entry, false));
@@ -194,7 +205,7 @@ export class DhcpService implements ManagedService {
         resolve();
       }
     })));
-    await this.ctx.leases.durable().catch(() => undefined);
+    await this.deps.leases.durable().catch(() => undefined);
   }
 
   listenAddresses(): string[] {
@@ -252,12 +263,12 @@ export class DhcpService implements ManagedService {
       // Relayed (RFC 2131 §4.3.1): the relay's address picks the subnet; answers go back to the relay.
       const iface = via ?? this.serving.find((s) => s.mode === 'server') ?? this.serving[0];
       if (!iface) return;
-      const context: ServingContext = { ...iface.context, subnet: this.ctx.dhcpSettings.subnetFor(client.giaddr) ?? null };
+      const context: ServingContext = { ...iface.context, subnet: this.deps.settings.subnetFor(client.giaddr) ?? null };
       return this.serve(iface.mode, client, context, pxePort, source);
     }
     if (via) {
       // Unicast to one of our addresses: the interface is known; a renewing client's ciaddr names its subnet.
-      const subnet = client.ciaddr !== 0 ? (this.ctx.dhcpSettings.subnetFor(client.ciaddr) ?? via.context.subnet) : via.context.subnet;
+      const subnet = client.ciaddr !== 0 ? (this.deps.settings.subnetFor(client.ciaddr) ?? via.context.subnet) : via.context.subnet;
       return this.serve(via.mode, client, { ...via.context, subnet }, pxePort, source);
     }
     if (client.ciaddr !== 0) {
@@ -298,7 +309,7 @@ export class DhcpService implements ManagedService {
   private sweep(): void {
     const now = Date.now();
     this.engine.sweepOffers(now);
-    for (const lease of this.ctx.leases.sweepExpired(now)) {
+    for (const lease of this.deps.leases.sweepExpired(now)) {
       if (!this.observer.wantsEvent('dhcp.lease.expired')) continue;
       const ip = intToIpv4(lease.ip);
       this.observer.event({ kind: 'dhcp.lease.expired', message: `lease ${ip} of ${lease.mac} expired`, mac: lease.mac, ip, detail: { arch: lease.arch, vendor_class: lease.vendorClass, hostname: lease.hostname } });
@@ -309,7 +320,7 @@ export class DhcpService implements ManagedService {
   private dnsRunning(): boolean {
     const now = Date.now();
     if (now - this.dnsCache.at > 1000) {
-      this.dnsCache = { running: this.ctx.services.has('dns') && this.ctx.services.get('dns').state === 'running', at: now };
+      this.dnsCache = { running: this.deps.services.has('dns') && this.deps.services.get('dns').state === 'running', at: now };
     }
     return this.dnsCache.running;
   }
@@ -327,26 +338,26 @@ export class DhcpService implements ManagedService {
     // service, the first one turned on starts it when auto-start is on — once the app serves
     // (HTTP runs); before that, start-up's auto-start pass takes care of it, so the policy is
     // told nothing "became" runnable.
-    const serving = this.ctx.services.get('http').state === 'running';
+    const serving = this.deps.services.get('http').state === 'running';
     const runnable = { before: enabledBefore || !serving, now: enabledNow };
-    await applyServiceSettings({ services: this.ctx.services, name: this.name, changed: true, runnable });
+    await applyServiceSettings({ services: this.deps.services, name: this.name, changed: true, runnable });
   }
 
   private networkChanged(): void {
-    const state = this.ctx.services.get(this.name).state;
+    const state = this.deps.services.get(this.name).state;
     if (state !== 'running' && state !== 'failed') return;
     const key = this.interfaceKey();
     if (key === this.networkKey) return;
     this.networkKey = key;
     this.log.info('dhcp: the served interfaces changed; rebinding');
-    this.ctx.services.reload(this.name).catch((err: unknown) => this.log.error(`dhcp reload failed: ${errorMessage(err)}`));
+    this.deps.services.reload(this.name).catch((err: unknown) => this.log.error(`dhcp reload failed: ${errorMessage(err)}`));
   }
 
   /** The IPv4 addresses of the DHCP interfaces: a change means rebinding. */
   private interfaceKey(): string {
-    const names = new Set(this.ctx.dhcpSettings.current().interfaces.filter((i) => i.mode !== 'off').map((i) => i.name));
+    const names = new Set(this.deps.settings.current().interfaces.filter((i) => i.mode !== 'off').map((i) => i.name));
     return JSON.stringify(
-      this.ctx.network.list()
+      this.deps.network.list()
         .filter((nic) => names.has(nic.name))
         .map((nic) => [nic.name, nic.addresses.filter((a) => a.family === 'ipv4').map((a) => a.cidr)]),
     );

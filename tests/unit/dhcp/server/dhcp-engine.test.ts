@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findOption } from '../../../src-main/servers/dhcp/dhcp-codec.js';
-import { OPT } from '../../../src-main/servers/dhcp/dhcp-options.js';
+import { findOption } from '../../../../src-main/dhcp/server/dhcp-codec.js';
+import { OPT } from '../../../../src-main/dhcp/dhcp-options.js';
 import { EngineKit, opt, optionText, request, subnetConfig, typeOf } from './dhcp-test-kit.js';
 
 const MAC_A = '52:54:00:00:00:0a';

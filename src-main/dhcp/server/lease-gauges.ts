@@ -1,8 +1,10 @@
-import type { AppContext } from '../../core/app-context.js';
+import type { Metrics } from '../../metrics/metrics.js';
 import { parseIpv4 } from '../../network/ip-math.js';
+import type { DhcpSettings } from '../dhcp-settings.js';
+import type { LeaseDatabase } from '../leases.js';
 
 /** Active leases and pool size per range, computed when metrics are scraped. */
-export function registerLeaseGauges(ctx: Pick<AppContext, 'metrics' | 'dhcpSettings' | 'leases'>): void {
+export function registerLeaseGauges(ctx: { metrics: Metrics; settings: DhcpSettings; leases: LeaseDatabase }): void {
   ctx.metrics.gauge({
     name: 'bootwright_dhcp_active_leases',
     help: 'Active DHCP leases per range',
@@ -10,7 +12,7 @@ export function registerLeaseGauges(ctx: Pick<AppContext, 'metrics' | 'dhcpSetti
     collect() {
       this.reset();
       const now = Date.now();
-      const ranges = ctx.dhcpSettings.subnets().flatMap((entry) =>
+      const ranges = ctx.settings.subnets().flatMap((entry) =>
         entry.config.ranges.map((range) => ({ subnet: entry.subnet.cidr, label: `${range.start}-${range.end}`, start: parseIpv4(range.start) ?? 0, end: parseIpv4(range.end) ?? -1, count: 0 })),
       );
       for (const lease of ctx.leases.all()) {
@@ -27,7 +29,7 @@ export function registerLeaseGauges(ctx: Pick<AppContext, 'metrics' | 'dhcpSetti
     labelNames: ['subnet', 'range'] as const,
     collect() {
       this.reset();
-      for (const entry of ctx.dhcpSettings.subnets()) {
+      for (const entry of ctx.settings.subnets()) {
         for (const range of entry.config.ranges) {
           const size = (parseIpv4(range.end) ?? 0) - (parseIpv4(range.start) ?? 0) + 1;
           this.labels(entry.subnet.cidr, `${range.start}-${range.end}`).set(Math.max(0, size));
@@ -38,7 +40,7 @@ export function registerLeaseGauges(ctx: Pick<AppContext, 'metrics' | 'dhcpSetti
 }
 
 /** The lease journal's batches: how long a durable write takes (the ACK latency it adds) and how many records each carries. */
-export function observeJournal(ctx: Pick<AppContext, 'metrics' | 'leases'>): void {
+export function observeJournal(ctx: { metrics: Metrics; leases: LeaseDatabase }): void {
   const seconds = ctx.metrics.histogram({
     name: 'bootwright_dhcp_journal_sync_seconds',
     help: 'Lease journal batches: seconds until the batch is durable (write with O_DSYNC, or write + fdatasync)',

@@ -1,6 +1,6 @@
 import { BROADCAST_FLAG, encodingLength, type DhcpOption, type DhcpPacket } from './dhcp-codec.js';
 import type { ClientRequest } from './client-request.js';
-import { OPT } from './dhcp-options.js';
+import { OPT } from '../dhcp-options.js';
 
 /** IP (20) and UDP (8) headers: option 57 counts the whole datagram (RFC 2132 §9.10). */
 const IP_UDP_HEADERS = 28;

@@ -1,6 +1,6 @@
 import { parseIpv4 } from '../../network/ip-math.js';
 import { BROADCAST_FLAG, clientMac, type DhcpPacket } from './dhcp-codec.js';
-import { OPT, trimNul } from './dhcp-options.js';
+import { OPT, trimNul } from '../dhcp-options.js';
 
 /** What a request says about its client, read once per packet. */
 export interface ClientRequest {

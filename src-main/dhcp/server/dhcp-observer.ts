@@ -2,7 +2,7 @@ import type { EventLog } from '../../events/event-log.js';
 import type { EventLevel } from '../../events/event-types.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import type { Counter } from 'prom-client';
-import { MESSAGE_TYPE_NAMES, type MessageTypeName } from './dhcp-options.js';
+import { MESSAGE_TYPE_NAMES, type MessageTypeName } from '../dhcp-options.js';
 
 export const DROP_REASONS = [
   'malformed',

@@ -1,12 +1,12 @@
-import type { Archmap } from '../../dhcp/archmap.js';
-import { encodeCustomOption } from '../../dhcp/custom-options.js';
-import type { DhcpSettings } from '../../dhcp/dhcp-settings.js';
-import type { DhcpReservation } from '../../dhcp/reservations.js';
+import type { Archmap } from '../archmap.js';
+import { encodeCustomOption } from '../dhcp-options.js';
+import type { DhcpSettings } from '../dhcp-settings.js';
+import type { DhcpReservation } from '../reservations.js';
 import { intToIpv4 } from '../../network/ip-math.js';
 import { bootFields, chooseBootInfo } from './boot-info.js';
 import type { ClientRequest } from './client-request.js';
 import type { DhcpOption, DhcpPacket } from './dhcp-codec.js';
-import { OPT } from './dhcp-options.js';
+import { OPT } from '../dhcp-options.js';
 import type { ServingContext } from './dhcp-types.js';
 import { buildReply, ipBytes, ipsBytes, uint32Bytes } from './reply-builder.js';
 

@@ -2,11 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readClientRequest } from '../../../src-main/servers/dhcp/client-request.js';
-import { decode, DhcpDecodeError, encode } from '../../../src-main/servers/dhcp/dhcp-codec.js';
-import { decodeOptionValue } from '../../../src-main/servers/dhcp/dhcp-options.js';
+import { readClientRequest } from '../../../../src-main/dhcp/server/client-request.js';
+import { decode, DhcpDecodeError, encode } from '../../../../src-main/dhcp/server/dhcp-codec.js';
+import { decodeOptionValue } from '../../../../src-main/dhcp/dhcp-options.js';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/dhcp');
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/dhcp');
 const seeds = readdirSync(FIXTURES)
   .filter((name) => name.endsWith('.hex'))
   .map((name) => Buffer.from(readFileSync(path.join(FIXTURES, name), 'utf8').trim(), 'hex'));

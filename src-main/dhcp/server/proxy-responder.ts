@@ -1,12 +1,12 @@
-import type { AccessPolicy } from '../../dhcp/access-policy.js';
-import type { Archmap } from '../../dhcp/archmap.js';
-import type { Reservations } from '../../dhcp/reservations.js';
+import type { AccessPolicy } from '../access-policy.js';
+import type { Archmap } from '../archmap.js';
+import type { Reservations } from '../reservations.js';
 import { bootFields, chooseBootInfo } from './boot-info.js';
 import type { ClientRequest } from './client-request.js';
 import { findOption, type DhcpPacket } from './dhcp-codec.js';
 import type { DhcpObserver } from './dhcp-observer.js';
 import type { OutgoingReply, ServingContext } from './dhcp-types.js';
-import { MSG, OPT } from './dhcp-options.js';
+import { MSG, OPT } from '../dhcp-options.js';
 import { buildReply } from './reply-builder.js';
 import { replyDestination, type ReplyDestination } from './reply-addressing.js';
 

@@ -1,6 +1,6 @@
-import type { ParsedSubnetConfig } from '../../dhcp/dhcp-settings.js';
+import type { ParsedSubnetConfig } from '../dhcp-settings.js';
 import type { DhcpPacket } from './dhcp-codec.js';
-import type { MessageTypeName } from './dhcp-options.js';
+import type { MessageTypeName } from '../dhcp-options.js';
 import type { ReplyDestination } from './reply-addressing.js';
 
 /** Where a request is being served: the interface (or relay) it is attributed to and our address there. */

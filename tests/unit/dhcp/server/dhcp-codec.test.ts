@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readClientRequest } from '../../../src-main/servers/dhcp/client-request.js';
+import { readClientRequest } from '../../../../src-main/dhcp/server/client-request.js';
 import {
   chaddrFromMac,
   clientMac,
@@ -11,9 +11,9 @@ import {
   findOption,
   MIN_PACKET_LENGTH,
   type DhcpPacket,
-} from '../../../src-main/servers/dhcp/dhcp-codec.js';
-import { decodeOptionValue, OPT } from '../../../src-main/servers/dhcp/dhcp-options.js';
-import { expectCapturedRoundTrip, expectRoundTrip, loadHexFixtures, type CodecAdapter } from '../../helpers/codec-roundtrip.js';
+} from '../../../../src-main/dhcp/server/dhcp-codec.js';
+import { decodeOptionValue, OPT } from '../../../../src-main/dhcp/dhcp-options.js';
+import { expectCapturedRoundTrip, expectRoundTrip, loadHexFixtures, type CodecAdapter } from '../../../helpers/codec-roundtrip.js';
 
 const FIXTURES = loadHexFixtures('dhcp');
 

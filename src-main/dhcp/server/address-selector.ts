@@ -1,7 +1,7 @@
-import { AddressPool } from '../../dhcp/address-pool.js';
-import type { DhcpSettings, ParsedSubnetConfig } from '../../dhcp/dhcp-settings.js';
-import type { LeaseDatabase } from '../../dhcp/leases.js';
-import type { DhcpReservation, Reservations } from '../../dhcp/reservations.js';
+import { AddressPool } from './address-pool.js';
+import type { DhcpSettings, ParsedSubnetConfig } from '../dhcp-settings.js';
+import type { LeaseDatabase } from '../leases.js';
+import type { DhcpReservation, Reservations } from '../reservations.js';
 import { intToIpv4, isHostIn, parseIpv4 } from '../../network/ip-math.js';
 
 /** How long an offered address is held for the client's REQUEST. */

@@ -1,7 +1,7 @@
-import type { Archmap } from '../../dhcp/archmap.js';
+import type { Archmap } from '../archmap.js';
 import type { ClientRequest } from './client-request.js';
 import type { DhcpOption } from './dhcp-codec.js';
-import { OPT } from './dhcp-options.js';
+import { OPT } from '../dhcp-options.js';
 
 /** The path of the iPXE entry script under the HTTP boot root (the boot chain serves it). */
 export const IPXE_ENTRY_PATH = 'ipxe/entry.ipxe';

@@ -1,6 +1,6 @@
 import { intToIpv4 } from '../../network/ip-math.js';
 import type { ClientRequest } from './client-request.js';
-import { MSG } from './dhcp-options.js';
+import { MSG } from '../dhcp-options.js';
 
 export const SERVER_PORT = 67;
 export const CLIENT_PORT = 68;

@@ -1,0 +1,281 @@
+import { Type, type Static } from 'typebox';
+
+/*
+ * The DHCP API's contract: the TypeBox schemas and constants of
+ * /api/v1/services/dhcp, /services/archmap, /leases, /dhcp/reservations and
+ * /access. It imports nothing but typebox and other contracts (a test checks
+ * it) so the renderer can import it too (alias @contracts/dhcp): the modes,
+ * option types, limits and shapes are written once for the server, the API
+ * document and the UI. Rules that need code (the printable-text and MAC
+ * patterns of the ground layer) are added by the routes (dhcp/*-routes.ts).
+ */
+
+/** Per interface: `server` hands out addresses and boot information, `proxy` boot information only, `off` nothing. */
+export const DHCP_MODES = ['server', 'proxy', 'off'] as const;
+export type DhcpMode = (typeof DHCP_MODES)[number];
+
+/** `open`: everyone except blacklisted MACs is answered; `whitelist`: only whitelisted MACs. */
+export const ACCESS_MODES = ['open', 'whitelist'] as const;
+export type AccessMode = (typeof ACCESS_MODES)[number];
+
+/** The two MAC lists of /access/<list>. */
+export const ACCESS_LISTS = ['blacklist', 'whitelist'] as const;
+export type AccessListName = (typeof ACCESS_LISTS)[number];
+
+/** Value types an operator can give a custom option (RFC 2132 §2 data formats). */
+export const CUSTOM_OPTION_TYPES = ['ip', 'ips', 'string', 'uint8', 'uint16', 'uint32', 'bool', 'hex'] as const;
+export type CustomOptionType = (typeof CUSTOM_OPTION_TYPES)[number];
+
+export const LEASE_STATES = ['active', 'expired'] as const;
+export type LeaseState = (typeof LEASE_STATES)[number];
+
+/** The longest boot file path that fits the BOOTP `file` field (128 bytes with its NUL, RFC 2131 §2). */
+export const MAX_BOOT_PATH = 127;
+/** Lease times: 10 s to a year. */
+export const MIN_LEASE_SECONDS = 10;
+export const MAX_LEASE_SECONDS = 31_536_000;
+
+const Timestamp = Type.String({ format: 'date-time' });
+const Ip = Type.String({ minLength: 7, maxLength: 15, description: 'IPv4 address' });
+
+// ---- settings (/services/dhcp) ----
+
+export const DhcpInterfaceSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 64, description: 'Network interface name, e.g. eth1' }),
+    mode: Type.Enum([...DHCP_MODES], {
+      description: '`server`: addresses and boot information; `proxy`: boot information only, beside another DHCP server; `off`',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const CustomOptionSchema = Type.Object(
+  {
+    code: Type.Integer({ minimum: 1, maximum: 254, description: 'DHCP option code (RFC 2132 and later)' }),
+    type: Type.Enum([...CUSTOM_OPTION_TYPES], { description: 'How `value` is encoded' }),
+    value: Type.Union([Type.String({ maxLength: 1024 }), Type.Integer(), Type.Boolean(), Type.Array(Ip, { maxItems: 63 })], {
+      description: 'ip: "a.b.c.d"; ips: ["a.b.c.d",…]; string; uint8/16/32: integer; bool: true/false; hex: "0a1b…" (colons allowed)',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const RangeSchema = Type.Object(
+  {
+    start: Ip,
+    end: Ip,
+  },
+  { additionalProperties: false },
+);
+
+export const SubnetSchema = Type.Object(
+  {
+    subnet: Type.String({ minLength: 9, maxLength: 18, description: 'IPv4 CIDR, e.g. 192.168.50.0/24' }),
+    ranges: Type.Array(RangeSchema, { maxItems: 64, description: 'Dynamic pools (inclusive); none means reservations only' }),
+    lease_time_seconds: Type.Union([Type.Integer({ minimum: MIN_LEASE_SECONDS, maximum: MAX_LEASE_SECONDS }), Type.Null()], {
+      description: 'Lease time in this subnet; null uses default_lease_time_seconds',
+    }),
+    router: Type.Union([Ip, Type.Null()], { description: 'Option 3; null sends none' }),
+    dns_servers: Type.Union([Type.Array(Ip, { maxItems: 8 }), Type.Null()], {
+      description: 'Option 6; null: our address on this subnet while the DNS service runs, else none',
+    }),
+    domain_name: Type.Union([Type.String({ minLength: 1, maxLength: 253 }), Type.Null()], {
+      description: 'Option 15; null: the DNS service\'s local domain when it is known',
+    }),
+    ntp_servers: Type.Array(Ip, { maxItems: 8, description: 'Option 42' }),
+    options: Type.Array(CustomOptionSchema, { maxItems: 64, description: 'Further options; they override built-in ones of the same code' }),
+  },
+  { additionalProperties: false },
+);
+
+const DhcpSettingsFields = {
+  interfaces: Type.Array(DhcpInterfaceSchema, {
+    maxItems: 64,
+    description: 'Mode per interface; interfaces not listed are off',
+  }),
+  subnets: Type.Array(SubnetSchema, { maxItems: 256 }),
+  default_lease_time_seconds: Type.Integer({ minimum: MIN_LEASE_SECONDS, maximum: MAX_LEASE_SECONDS, description: 'Lease time where a subnet sets none' }),
+  authoritative: Type.Boolean({
+    description: 'NAK requests for addresses that are wrong for the client\'s network or unknown to us (RFC 2131 §4.3.2); false stays silent',
+  }),
+  ping_check: Type.Boolean({ description: 'Ping an address before offering it; skip it when something answers' }),
+  decline_quarantine_seconds: Type.Integer({
+    minimum: 0,
+    maximum: 2_592_000,
+    description: 'How long an address a client DECLINEd stays out of the pool',
+  }),
+  access_mode: Type.Enum([...ACCESS_MODES], {
+    description: '`open`: everyone except the blacklist; `whitelist`: only whitelisted MACs get DHCP, proxyDHCP and boot files',
+  }),
+};
+
+/** One property map builds the stored value, the response and the PUT body. */
+export const DhcpSettingsSchema = Type.Object(DhcpSettingsFields, { additionalProperties: false });
+export const DhcpSettingsPatchSchema = Type.Object(
+  Object.fromEntries(Object.entries(DhcpSettingsFields).map(([key, schema]) => [key, Type.Optional(schema)])) as {
+    [K in keyof typeof DhcpSettingsFields]: ReturnType<typeof Type.Optional<(typeof DhcpSettingsFields)[K]>>;
+  },
+  { additionalProperties: false },
+);
+
+export type DhcpSettings = Static<typeof DhcpSettingsSchema>;
+export type DhcpSettingsPatch = Static<typeof DhcpSettingsPatchSchema>;
+export type DhcpSubnet = Static<typeof SubnetSchema>;
+export type DhcpRange = Static<typeof RangeSchema>;
+export type CustomOption = Static<typeof CustomOptionSchema>;
+export type DhcpInterface = Static<typeof DhcpInterfaceSchema>;
+
+// ---- architecture map (/services/archmap) ----
+
+const BootPath = Type.String({ minLength: 1, maxLength: MAX_BOOT_PATH });
+
+/** One option 93 code and its boot files; `name` is printable text (the routes add the pattern). */
+export const ArchmapEntrySchema = Type.Object(
+  {
+    code: Type.Integer({ minimum: 0, maximum: 65535, description: 'Option 93 client architecture type (IANA registry, RFC 4578)' }),
+    name: Type.String({ minLength: 1, maxLength: 64 }),
+    boot_file: Type.Union([BootPath, Type.Null()], {
+      description: 'First-stage loader for PXE (TFTP) clients, relative to the boot root; null: no boot file',
+    }),
+    http_boot_url_path: Type.Union([BootPath, Type.Null()], {
+      description: 'For UEFI HTTP-boot types: file under /boot/ handed out as an http URL; null: boot_file is used',
+    }),
+    alternatives: Type.Array(BootPath, { maxItems: 16, description: 'Other builds that also work (informational)' }),
+  },
+  { additionalProperties: false },
+);
+export const MAX_ARCHMAP_ENTRIES = 256;
+
+export type ArchmapEntry = Static<typeof ArchmapEntrySchema>;
+export interface ArchmapView {
+  entries: ArchmapEntry[];
+}
+
+// ---- leases (/leases) ----
+
+export const LeaseStateSchema = Type.Union([Type.Literal('active'), Type.Literal('expired')]);
+
+export const LeaseSchema = Type.Object(
+  {
+    mac: Type.String(),
+    ip: Type.String(),
+    hostname: Type.Union([Type.String(), Type.Null()]),
+    state: LeaseStateSchema,
+    subnet: Type.Union([Type.String(), Type.Null()], { description: 'Configured subnet holding the address; null when none does any more' }),
+    starts_at: Timestamp,
+    expires_at: Timestamp,
+    client_id: Type.Union([Type.String(), Type.Null()], { description: 'Option 61 as hex' }),
+    vendor_class: Type.Union([Type.String(), Type.Null()]),
+    arch: Type.Union([Type.Integer(), Type.Null()], { description: 'Option 93 architecture type' }),
+    reserved: Type.Boolean({ description: 'The address is this MAC\'s reservation' }),
+  },
+  { $id: 'Lease' },
+);
+/** A lease as the API shows it. */
+export type LeaseView = Static<typeof LeaseSchema>;
+
+const StatsCounts = {
+  size: Type.Integer(),
+  used: Type.Integer({ description: 'Active leases' }),
+  reserved: Type.Integer({ description: 'Reserved addresses without an active lease' }),
+  quarantined: Type.Integer({ description: 'Declined addresses kept out of the pool' }),
+  free: Type.Integer(),
+  utilisation_percent: Type.Number({ description: 'used / size × 100, one decimal' }),
+  expired: Type.Integer({ description: 'Expired leases (their addresses are free again)' }),
+};
+
+export const RangeStatsSchema = Type.Object({ subnet: Type.String(), start: Type.String(), end: Type.String(), ...StatsCounts });
+export const LeaseStatsSchema = Type.Object({
+  overall: Type.Object({ leases: Type.Integer({ description: 'Lease records, active and expired' }), ...StatsCounts }),
+  ranges: Type.Array(RangeStatsSchema),
+});
+export type RangeStats = Static<typeof RangeStatsSchema>;
+export type LeaseStats = Static<typeof LeaseStatsSchema>;
+
+/** The result of deleting one MAC's lease in a batch. */
+export const LeaseBatchResultSchema = Type.Object({ mac: Type.String(), ok: Type.Boolean(), error: Type.Optional(Type.String()), code: Type.Optional(Type.String()) });
+export type LeaseBatchResult = Static<typeof LeaseBatchResultSchema>;
+export const MAX_LEASE_BATCH = 1000;
+
+// ---- reservations (/dhcp/reservations) ----
+
+export const ReservationSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    mac: Type.String(),
+    ip: Type.String(),
+    hostname: Type.Union([Type.String(), Type.Null()]),
+    boot_file: Type.Union([Type.String(), Type.Null()], { description: 'Overrides the architecture map\'s first-stage file for this client' }),
+    options: Type.Array(CustomOptionSchema),
+    host_id: Type.Union([Type.Integer(), Type.Null()], { description: 'The host record this reservation belongs to (set through the hosts API)' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'DhcpReservation' },
+);
+/** A fixed address for one MAC; the pool never hands it to anyone else. */
+export type DhcpReservation = Static<typeof ReservationSchema>;
+
+/** The writable fields of a reservation but the MAC (its pattern is the ground layer's; the routes add it). */
+export const ReservationFields = {
+  ip: Type.String({ minLength: 7, maxLength: 15, description: 'IPv4 address inside a configured subnet' }),
+  hostname: Type.Union([Type.String({ minLength: 1, maxLength: 253 }), Type.Null()]),
+  boot_file: Type.Union([BootPath, Type.Null()]),
+  options: Type.Array(CustomOptionSchema, { maxItems: 64 }),
+};
+
+export interface ReservationInput {
+  mac: string;
+  ip: string;
+  hostname?: string | null;
+  boot_file?: string | null;
+  options?: CustomOption[];
+}
+export type ReservationPatch = Partial<ReservationInput>;
+
+// ---- access control (/access) ----
+
+export const AccessEntrySchema = Type.Object(
+  { id: Type.Integer(), mac: Type.String(), comment: Type.String(), created_at: Timestamp },
+  { $id: 'AccessEntry' },
+);
+export type AccessEntryView = Static<typeof AccessEntrySchema>;
+export const MAX_ACCESS_COMMENT = 500;
+
+/** A device refused in whitelist mode. */
+export const UnauthorizedDeviceSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    mac: Type.String(),
+    first_seen: Timestamp,
+    last_seen: Timestamp,
+    count: Type.Integer({ description: 'Refused requests' }),
+    vendor_class: Type.Union([Type.String(), Type.Null()]),
+    arch: Type.Union([Type.Integer(), Type.Null()], { description: 'Option 93 architecture type' }),
+    hostname: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: 'UnauthorizedDevice' },
+);
+export type UnauthorizedDeviceView = Static<typeof UnauthorizedDeviceSchema>;
+
+/** Which unauthorized records to move to a list. */
+export const MoveBodySchema = Type.Union(
+  [
+    Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000, uniqueItems: true }) }, { additionalProperties: false }),
+  ],
+  { description: '{"id": n} or {"ids": [n, …]}' },
+);
+export type MoveBody = Static<typeof MoveBodySchema>;
+
+/** Result of moving one unauthorized record to a list. */
+export const MoveResultSchema = Type.Object({
+  id: Type.Integer(),
+  ok: Type.Boolean(),
+  mac: Type.Optional(Type.String()),
+  entry_id: Type.Optional(Type.Integer({ description: 'The list entry the device now has' })),
+  error: Type.Optional(Type.String()),
+  code: Type.Optional(Type.String()),
+});
+export type MoveResult = Static<typeof MoveResultSchema>;
