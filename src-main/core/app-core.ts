@@ -14,7 +14,10 @@ import { createDhcpArea, leaseNameSource } from '../dhcp/index.js';
 import { hostNameSource } from '../hosts/index.js';
 import { createDhcpService } from '../servers/dhcp/index.js';
 import { EventLog } from '../events/event-log.js';
+import { eventsArea } from '../events/index.js';
 import { AuditLog } from '../audit/audit-log.js';
+import { auditArea } from '../audit/index.js';
+import { logsArea } from '../logs/index.js';
 import { DEFAULT_SSE_SETTINGS, type SseSettings } from './http-kit/sse-settings.js';
 import { IpcBridge } from '../ipc/ipc-bridge.js';
 import { createStreamHub, type StreamHub } from '../ipc/stream-hub.js';
@@ -113,7 +116,7 @@ export class AppCore {
     this.http = http;
     this.httpService = httpService;
     this.ipc = ipc;
-    this.streams = createStreamHub(ctx);
+    this.streams = createStreamHub({ events: kernel.events, logs: kernel.logs });
   }
 
   static async create(options: AppCoreOptions): Promise<AppCore> {
@@ -192,7 +195,9 @@ export class AppCore {
     // this order, and their routes and services registered below. DNS is the pilot; the other areas are still wired
     // by hand in this function and move into the list area by area.
     const dnsModule = dnsArea(options.dnsWorkers ? { workers: options.dnsWorkers } : {});
-    const areaList: readonly AreaModule[] = [dnsModule];
+    // The ground areas: their routes come before every hand-wired route, where they were before they moved.
+    const groundList: readonly AreaModule[] = [eventsArea(), auditArea(), logsArea()];
+    const areaList: readonly AreaModule[] = [...groundList, dnsModule];
     const kernel: Kernel = { config, build, startedAt, store, events, audit, logs, log, settings, servedRoots, network, metrics, services, http: httpEndpoint, sse };
     const areas = await Areas.create(areaList, kernel);
     const dns = areas.facade(dnsModule);
@@ -235,7 +240,9 @@ export class AppCore {
         : null;
     const rendererDir = options.rendererDir === undefined ? defaultRendererDir() : options.rendererDir;
     const apiPlugins = API_ROUTE_PLUGINS.map((factory) => factory(ctx));
-    apiPlugins.splice(AREA_ROUTES_AT, 0, ...areas.routes());
+    const groundNames = groundList.map((area) => area.name);
+    apiPlugins.splice(AREA_ROUTES_AT, 0, ...areas.routesOf(areaList.map((area) => area.name).filter((name) => !groundNames.includes(name))));
+    apiPlugins.unshift(...areas.routesOf(groundNames));
     // Hooks that must see every route (the audit hook) go before all routes.
     apiPlugins.unshift(...areas.hooks());
     const http = await buildHttpApp({

@@ -109,6 +109,11 @@ export class Areas {
     return [...this.created.values()].flatMap((parts) => parts.routes);
   }
 
+  /** The routes of the named areas only, in list order (the core places them apart while hand-wired routes still sit between areas). */
+  routesOf(names: readonly string[]): FastifyPluginAsync[] {
+    return [...this.created.entries()].filter(([name]) => names.includes(name)).flatMap(([, parts]) => parts.routes);
+  }
+
   hooks(): FastifyPluginAsync[] {
     return [...this.created.values()].flatMap((parts) => parts.hooks ?? []);
   }

@@ -1,20 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../core/app-context.js';
-import { auditHookPlugin } from '../../audit/audit-hook.js';
 import { accessRoutes } from './access.js';
-import { auditLogRoutes } from './audit-logs.js';
 import { authRoutes } from './auth.js';
 import { bmcRoutes } from './bmc.js';
 import { bootloaderRoutes } from './bootloader.js';
 import { dhcpReservationRoutes } from './dhcp-reservations.js';
 import { dhcpSettingsRoutes } from './dhcp-settings.js';
-import { eventRoutes } from './events.js';
 import { hostPowerRoutes } from './host-power.js';
 import { hostRoutes } from './hosts.js';
 import { interfaceRoutes } from './interfaces.js';
 import { ipxeScriptRoutes } from './ipxe-script.js';
 import { leaseRoutes } from './leases.js';
-import { logRoutes } from './logs.js';
 import { metricsRoutes } from './metrics.js';
 import { profileRoutes } from './profiles.js';
 import { servedRootsRoutes } from '../../settings/served-roots-routes.js';
@@ -37,11 +33,6 @@ export type RoutePluginFactory = (ctx: AppContext) => FastifyPluginAsync;
  * the entries here move into the area list area by area.
  */
 export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
-  // First: its onResponse hook must be in place before any route is added (it audits them all).
-  auditHookPlugin,
-  eventRoutes,
-  auditLogRoutes,
-  logRoutes,
   authRoutes,
   userRoutes,
   tokenRoutes,
