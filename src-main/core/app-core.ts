@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import { buildHttpApp, type ApiApp } from '../api/http-app.js';
 import { API_ROUTE_PLUGINS, AREA_ROUTES_AT } from '../api/routes/index.js';
-import { AuthService, type AuthServiceOptions } from '../auth/auth-service.js';
+import { authArea, type AuthAreaOptions } from '../auth/index.js';
 import { BootFiles } from '../boot-files/boot-files.js';
 import { httpBootPlugin } from '../boot-files/http-boot-plugin.js';
 import { archmapFileRefs } from '../bootloaders/archmap-refs.js';
@@ -67,7 +67,7 @@ export interface AppCoreOptions {
   /** Host names the DNS-rebinding guard accepts beyond the machine's own names and addresses. */
   allowedHosts?: readonly string[];
   /** Login throttles and password hashing (tests lower limits and count hashes). */
-  auth?: Pick<AuthServiceOptions, 'throttle' | 'hasher' | 'refusalDelay'>;
+  auth?: Omit<AuthAreaOptions, 'allowedHosts'>;
   /** SSE timing (tests shorten the heartbeat). */
   sse?: Partial<SseSettings>;
   /** Time limit of update feed requests and download stalls (tests shorten it); default 10 s. */
@@ -157,7 +157,6 @@ export class AppCore {
     const servedRoots = new ServedRoots({ store, dataDir: config.dataDir, configRoots: config.allowedRoots });
     const sse = { ...DEFAULT_SSE_SETTINGS, ...options.sse };
     const startedAt = new Date();
-    const auth = await AuthService.create({ store, events, log, config, ...options.auth, ...(options.allowedHosts ? { extraHosts: options.allowedHosts } : {}) });
     const dhcp = await createDhcpArea({ store, network, log, dataDir: config.dataDir });
     // Rendered scripts name the HTTP port; it is read at render time because with port 0 (tests) it is known only once listening.
     const listening: { app: ApiApp | null } = { app: null };
@@ -181,8 +180,6 @@ export class AppCore {
       access: () => dhcp.access,
       ...(options.hostsClock ? { now: options.hostsClock } : {}),
     });
-    // general.allowed_hosts feeds the Host guard; IPv6 literals go in brackets, as in a Host header.
-    auth.hosts.addSource(() => settings.general().allowed_hosts.map((host) => (host.includes(':') ? `[${host}]` : host)));
     const bootFiles = new BootFiles({ root: path.join(config.dataDir, 'boot'), checkRoot: (root) => servedRoots.check(root) });
     const tftpSettings = new TftpSettings(store, bootFiles.root, servedRoots);
     const bootloaders = await Bootloaders.open({
@@ -196,11 +193,13 @@ export class AppCore {
     // by hand in this function and move into the list area by area.
     const dnsModule = dnsArea(options.dnsWorkers ? { workers: options.dnsWorkers } : {});
     // The ground areas: their routes come before every hand-wired route, where they were before they moved.
-    const groundList: readonly AreaModule[] = [eventsArea(), auditArea(), logsArea()];
+    const authModule = authArea({ ...options.auth, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
+    const groundList: readonly AreaModule[] = [eventsArea(), auditArea(), logsArea(), authModule];
     const areaList: readonly AreaModule[] = [...groundList, dnsModule];
     const kernel: Kernel = { config, build, startedAt, store, events, audit, logs, log, settings, servedRoots, network, metrics, services, http: httpEndpoint, sse };
     const areas = await Areas.create(areaList, kernel);
     const dns = areas.facade(dnsModule);
+    const auth = areas.facade(authModule);
     // Hosts and active leases with a hostname answer in DNS as <hostname>.<local_domain> (explicit records win).
     // Explicit here while hosts and DHCP are outside the area list; as areas they will need 'dns' and add their source in create().
     dns.addNameSource(hostNameSource(boot.hosts));
@@ -245,13 +244,15 @@ export class AppCore {
     apiPlugins.unshift(...areas.routesOf(groundNames));
     // Hooks that must see every route (the audit hook) go before all routes.
     apiPlugins.unshift(...areas.hooks());
+    const authenticator = options.authenticator ?? areas.authenticator();
+    if (!authenticator) throw new Error('area list: no area contributes the authenticator (the auth area is missing)');
     const http = await buildHttpApp({
       log,
-      authenticator: options.authenticator ?? areas.authenticator() ?? auth.authenticator,
+      authenticator,
       ipcSecret,
       rendererDir,
       apiPlugins: [...apiPlugins, ...(options.extraApiPlugins ?? [])],
-      guards: [...auth.guards, ...areas.guards(), ...(options.guards ?? [])],
+      guards: [...areas.guards(), ...(options.guards ?? [])],
       rootPlugins: [httpMetricsPlugin(metrics), rootMetricsRoutes(ctx), httpBootPlugin(ctx), ...areas.rootRoutes()],
       https,
       version: ctx.build.version,

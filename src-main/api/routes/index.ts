@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../core/app-context.js';
 import { accessRoutes } from './access.js';
-import { authRoutes } from './auth.js';
 import { bmcRoutes } from './bmc.js';
 import { bootloaderRoutes } from './bootloader.js';
 import { dhcpReservationRoutes } from './dhcp-reservations.js';
@@ -18,8 +17,6 @@ import { serviceRoutes } from './services.js';
 import { settingsRoutes } from './settings.js';
 import { statusRoutes } from './status.js';
 import { tftpSettingsRoutes } from './tftp-settings.js';
-import { tokenRoutes } from './tokens.js';
-import { userRoutes } from './users.js';
 import { versionRoutes } from './version.js';
 import { wolRoutes } from './wol.js';
 
@@ -33,9 +30,6 @@ export type RoutePluginFactory = (ctx: AppContext) => FastifyPluginAsync;
  * the entries here move into the area list area by area.
  */
 export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
-  authRoutes,
-  userRoutes,
-  tokenRoutes,
   serviceRoutes,
   settingsRoutes,
   servedRootsRoutes,
