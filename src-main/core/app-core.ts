@@ -26,6 +26,7 @@ import { TftpService, type TftpThreading } from '../servers/tftp/tftp-service.js
 import { ServedRoots } from '../settings/served-roots.js';
 import { TftpSettings } from '../servers/tftp/tftp-settings.js';
 import { ServiceManager } from '../services/service-manager.js';
+import { servicesArea } from '../services/index.js';
 import { dnsArea } from '../dns/index.js';
 import { Store } from '../store/store.js';
 import { rootMetricsRoutes } from '../api/routes/metrics.js';
@@ -36,6 +37,8 @@ import type { NicReader } from '../network/nic.js';
 import { NetworkService } from '../network/network-service.js';
 import { applyLoggingSettings } from '../settings/apply-logging-settings.js';
 import { SettingsService } from '../settings/settings-service.js';
+import { settingsArea } from '../settings/index.js';
+import { networkArea } from '../network/index.js';
 import { UpdateService } from '../update/update-service.js';
 import { hostDirectoryOf } from '../power/host-directory.js';
 import { PowerService, type PowerOptions } from '../power/power-service.js';
@@ -194,7 +197,7 @@ export class AppCore {
     const dnsModule = dnsArea(options.dnsWorkers ? { workers: options.dnsWorkers } : {});
     // The ground areas: their routes come before every hand-wired route, where they were before they moved.
     const authModule = authArea({ ...options.auth, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
-    const groundList: readonly AreaModule[] = [eventsArea(), auditArea(), logsArea(), authModule];
+    const groundList: readonly AreaModule[] = [eventsArea(), auditArea(), logsArea(), authModule, servicesArea(), settingsArea(), networkArea()];
     const areaList: readonly AreaModule[] = [...groundList, dnsModule];
     const kernel: Kernel = { config, build, startedAt, store, events, audit, logs, log, settings, servedRoots, network, metrics, services, http: httpEndpoint, sse };
     const areas = await Areas.create(areaList, kernel);

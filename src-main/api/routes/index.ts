@@ -7,14 +7,10 @@ import { dhcpReservationRoutes } from './dhcp-reservations.js';
 import { dhcpSettingsRoutes } from './dhcp-settings.js';
 import { hostPowerRoutes } from './host-power.js';
 import { hostRoutes } from './hosts.js';
-import { interfaceRoutes } from './interfaces.js';
 import { ipxeScriptRoutes } from './ipxe-script.js';
 import { leaseRoutes } from './leases.js';
 import { metricsRoutes } from './metrics.js';
 import { profileRoutes } from './profiles.js';
-import { servedRootsRoutes } from '../../settings/served-roots-routes.js';
-import { serviceRoutes } from './services.js';
-import { settingsRoutes } from './settings.js';
 import { statusRoutes } from './status.js';
 import { tftpSettingsRoutes } from './tftp-settings.js';
 import { versionRoutes } from './version.js';
@@ -30,10 +26,6 @@ export type RoutePluginFactory = (ctx: AppContext) => FastifyPluginAsync;
  * the entries here move into the area list area by area.
  */
 export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
-  serviceRoutes,
-  settingsRoutes,
-  servedRootsRoutes,
-  interfaceRoutes,
   versionRoutes,
   statusRoutes,
   metricsRoutes,

@@ -3,7 +3,7 @@ import { directoryUsage, fileSystemSpace, type DirectoryUsage } from '../../metr
 import { SERVICE_STATES, type ServiceState } from '../../services/service-manager.js';
 import { Ok } from '../../core/http-kit/schemas.js';
 import type { RoutePluginFactory } from './index.js';
-import { ServiceStatusSchema } from './services.js';
+import { ServiceStatusSchema } from '../../services/services-contract.js';
 
 /** The data directory walk is reused this long: a UI polling /status must not walk it every time. */
 const USAGE_CACHE_MS = 10_000;
