@@ -17,7 +17,7 @@ import type { ServiceManager } from '../services/service-manager.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { NetworkService } from '../network/network-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
-import type { UpdateService } from '../update/update-service.js';
+import type { UpdateService } from '../system/update-service.js';
 import type { PowerService } from '../power/power-service.js';
 import type { Store } from '../store/store.js';
 import type { DnsService } from '../dns/server/dns-service.js';

@@ -29,9 +29,7 @@ import { ServiceManager } from '../services/service-manager.js';
 import { servicesArea } from '../services/index.js';
 import { dnsArea } from '../dns/index.js';
 import { Store } from '../store/store.js';
-import { rootMetricsRoutes } from '../api/routes/metrics.js';
 import { registerCoreMetrics } from '../metrics/core-metrics.js';
-import { httpMetricsPlugin } from '../metrics/http-metrics-plugin.js';
 import { Metrics } from '../metrics/metrics.js';
 import type { NicReader } from '../network/nic.js';
 import { NetworkService } from '../network/network-service.js';
@@ -39,7 +37,7 @@ import { applyLoggingSettings } from '../settings/apply-logging-settings.js';
 import { SettingsService } from '../settings/settings-service.js';
 import { settingsArea } from '../settings/index.js';
 import { networkArea } from '../network/index.js';
-import { UpdateService } from '../update/update-service.js';
+import { systemArea } from '../system/index.js';
 import { hostDirectoryOf } from '../power/host-directory.js';
 import { PowerService, type PowerOptions } from '../power/power-service.js';
 import type { AppContext } from './app-context.js';
@@ -149,14 +147,6 @@ export class AppCore {
     const metrics = new Metrics();
     registerCoreMetrics(metrics, { services, events });
     const build = { ...readBuildInfo(), electron: options.electronVersion ?? null };
-    const updates = new UpdateService({
-      settings,
-      events,
-      log,
-      dataDir: config.dataDir,
-      currentVersion: build.version,
-      ...(options.updateTimeoutMs !== undefined ? { timeoutMs: options.updateTimeoutMs } : {}),
-    });
     const servedRoots = new ServedRoots({ store, dataDir: config.dataDir, configRoots: config.allowedRoots });
     const sse = { ...DEFAULT_SSE_SETTINGS, ...options.sse };
     const startedAt = new Date();
@@ -196,13 +186,15 @@ export class AppCore {
     // by hand in this function and move into the list area by area.
     const dnsModule = dnsArea(options.dnsWorkers ? { workers: options.dnsWorkers } : {});
     // The ground areas: their routes come before every hand-wired route, where they were before they moved.
+    const systemModule = systemArea(options.updateTimeoutMs !== undefined ? { updateTimeoutMs: options.updateTimeoutMs } : {});
     const authModule = authArea({ ...options.auth, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
-    const groundList: readonly AreaModule[] = [eventsArea(), auditArea(), logsArea(), authModule, servicesArea(), settingsArea(), networkArea()];
+    const groundList: readonly AreaModule[] = [eventsArea(), auditArea(), logsArea(), authModule, servicesArea(), settingsArea(), networkArea(), systemModule];
     const areaList: readonly AreaModule[] = [...groundList, dnsModule];
     const kernel: Kernel = { config, build, startedAt, store, events, audit, logs, log, settings, servedRoots, network, metrics, services, http: httpEndpoint, sse };
     const areas = await Areas.create(areaList, kernel);
     const dns = areas.facade(dnsModule);
     const auth = areas.facade(authModule);
+    const { updates } = areas.facade(systemModule);
     // Hosts and active leases with a hostname answer in DNS as <hostname>.<local_domain> (explicit records win).
     // Explicit here while hosts and DHCP are outside the area list; as areas they will need 'dns' and add their source in create().
     dns.addNameSource(hostNameSource(boot.hosts));
@@ -256,7 +248,7 @@ export class AppCore {
       rendererDir,
       apiPlugins: [...apiPlugins, ...(options.extraApiPlugins ?? [])],
       guards: [...areas.guards(), ...(options.guards ?? [])],
-      rootPlugins: [httpMetricsPlugin(metrics), rootMetricsRoutes(ctx), httpBootPlugin(ctx), ...areas.rootRoutes()],
+      rootPlugins: [...areas.rootRoutes(), httpBootPlugin(ctx)],
       https,
       version: ctx.build.version,
     });

@@ -9,11 +9,8 @@ import { hostPowerRoutes } from './host-power.js';
 import { hostRoutes } from './hosts.js';
 import { ipxeScriptRoutes } from './ipxe-script.js';
 import { leaseRoutes } from './leases.js';
-import { metricsRoutes } from './metrics.js';
 import { profileRoutes } from './profiles.js';
-import { statusRoutes } from './status.js';
 import { tftpSettingsRoutes } from './tftp-settings.js';
-import { versionRoutes } from './version.js';
 import { wolRoutes } from './wol.js';
 
 /** A resource's routes: a fastify plugin built from the shared operations. */
@@ -21,14 +18,12 @@ export type RoutePluginFactory = (ctx: AppContext) => FastifyPluginAsync;
 
 /**
  * The resource plugins of the REST API not yet in an area folder, registered
- * under /api/v1. The area list's routes (core/app-core.ts) go in at
- * AREA_ROUTES_AT, where DNS's were, so the OpenAPI document keeps its order;
- * the entries here move into the area list area by area.
+ * under /api/v1. The ground areas' routes (events … system) go before all
+ * of these, the later areas' (DNS) at AREA_ROUTES_AT, so the OpenAPI document
+ * keeps its order (core/app-core.ts); the entries here move into the area
+ * list area by area.
  */
 export const API_ROUTE_PLUGINS: readonly RoutePluginFactory[] = [
-  versionRoutes,
-  statusRoutes,
-  metricsRoutes,
   dhcpSettingsRoutes,
   leaseRoutes,
   dhcpReservationRoutes,
