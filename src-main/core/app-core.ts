@@ -185,9 +185,9 @@ export class AppCore {
     // this order, and their routes and services registered below. DNS is the pilot; the other areas are still wired
     // by hand in this function and move into the list area by area.
     const dnsModule = dnsArea(options.dnsWorkers ? { workers: options.dnsWorkers } : {});
-    // The ground areas: their routes come before every hand-wired route, where they were before they moved.
     const systemModule = systemArea(options.updateTimeoutMs !== undefined ? { updateTimeoutMs: options.updateTimeoutMs } : {});
     const authModule = authArea({ ...options.auth, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) });
+    // The ground areas: their routes come before every hand-wired route, where they were before they moved.
     const groundList: readonly AreaModule[] = [eventsArea(), auditArea(), logsArea(), authModule, servicesArea(), settingsArea(), networkArea(), systemModule];
     const areaList: readonly AreaModule[] = [...groundList, dnsModule];
     const kernel: Kernel = { config, build, startedAt, store, events, audit, logs, log, settings, servedRoots, network, metrics, services, http: httpEndpoint, sse };
