@@ -20,7 +20,8 @@ export const EventSchema = Type.Object(
     mac: Type.Union([Type.String(), Type.Null()]),
     ip: Type.Union([Type.String(), Type.Null()]),
     host_id: Type.Union([Type.Integer(), Type.Null()]),
-    detail: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+    // Typed as a record (the schema's open object would be typed `object`); the schema itself is unchanged.
+    detail: Type.Unsafe<Record<string, unknown> | null>(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
     created_at: Type.String({ format: 'date-time' }),
   },
   { $id: 'Event' },

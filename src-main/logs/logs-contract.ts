@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { StrictObject } from '../core/http-kit/common-contract.js';
+import { LOG_LEVELS, StrictObject, literalUnion } from '../core/http-kit/common-contract.js';
 
 /*
  * The logs API's contract (/api/v1/logs/*): schemas and limits, typebox and
@@ -45,3 +45,15 @@ export type LogFileInfo = Static<typeof LogFileSchema>;
 export type LogDiskUsage = Static<typeof DiskUsageSchema>;
 export type LogCleanupRequest = Static<typeof CleanupBody>;
 export type CleanupResult = Static<typeof CleanupResultSchema>;
+
+export { LOG_LEVELS, type LogLevel } from '../core/http-kit/common-contract.js';
+
+/** The data of a `log` message on GET /logs/stream (and the IPC stream). */
+export const LogRecordSchema = Type.Object({
+  time: Type.String({ format: 'date-time' }),
+  level: literalUnion(LOG_LEVELS),
+  scope: Type.String(),
+  message: Type.String(),
+  context: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+export type LogRecordData = Static<typeof LogRecordSchema>;

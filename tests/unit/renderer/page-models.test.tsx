@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BootloaderCheck } from '../../../src-renderer/src/api/models/boot.js';
 import type { DhcpSettings } from '../../../src-renderer/src/api/models/dhcp.js';
 import type { Profile } from '../../../src-renderer/src/api/models/profiles.js';
-import type { InterfacesView } from '../../../src-renderer/src/api/models/settings.js';
+import type { InterfacesSettingsView as InterfacesView } from '@contracts/settings';
 import { parseUnifiedDiff } from '../../../src-renderer/src/editor/DiffView.js';
 import { createLiveEventsStore, LIVE_EVENTS_KEPT } from '../../../src-renderer/src/live/live-events-store.js';
 import { createInvalidator, keysFor } from '../../../src-renderer/src/live/live-invalidation.js';

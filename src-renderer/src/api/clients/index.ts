@@ -1,5 +1,13 @@
 import type { ApiClient } from '../api-client.js';
+import { auditClient } from './audit-client.js';
+import { authClient } from './auth-client.js';
 import { dnsClient } from './dns-client.js';
+import { eventsClient } from './events-client.js';
+import { logsClient } from './logs-client.js';
+import { networkClient } from './network-client.js';
+import { servicesClient } from './services-client.js';
+import { settingsClient } from './settings-client.js';
+import { systemClient } from './system-client.js';
 
 /**
  * The typed API of the UI: one client per area (`api.dns.records.list(params)`),
@@ -8,6 +16,14 @@ import { dnsClient } from './dns-client.js';
  */
 export function createApi(client: ApiClient) {
   return {
+    events: eventsClient(client),
+    audit: auditClient(client),
+    logs: logsClient(client),
+    auth: authClient(client),
+    services: servicesClient(client),
+    settings: settingsClient(client),
+    network: networkClient(client),
+    system: systemClient(client),
     dns: dnsClient(client),
   };
 }

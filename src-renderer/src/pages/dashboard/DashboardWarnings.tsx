@@ -1,9 +1,9 @@
+import type { InterfacesSettingsView as InterfacesView } from '@contracts/settings';
 import { Alert, Anchor, Stack } from '@mantine/core';
 import { Link } from 'react-router';
 import type { BootloaderCheck } from '../../api/models/boot.js';
 import type { DhcpSettings } from '../../api/models/dhcp.js';
-import type { InterfacesView } from '../../api/models/settings.js';
-import { useApiGet } from '../../query/api-hooks.js';
+import { useApiGet, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 export interface SetupWarning {
@@ -65,7 +65,7 @@ export function setupWarnings(input: { interfaces?: InterfacesView | undefined; 
 
 /** The dashboard's warnings, from the interface settings, the boot loader check and the DHCP settings. */
 export function DashboardWarnings() {
-  const interfaces = useApiGet<InterfacesView>(keys.settingsSection('interfaces'), '/settings/interfaces');
+  const interfaces = useApiQuery(keys.settingsSection('interfaces'), (api) => api.settings.interfaces.get());
   const check = useApiGet<BootloaderCheck>(keys.bootloaders, '/bootloader/check');
   const dhcp = useApiGet<DhcpSettings>(keys.dhcpSettings, '/services/dhcp');
   const warnings = setupWarnings({ interfaces: interfaces.data, check: check.data, dhcp: dhcp.data });
