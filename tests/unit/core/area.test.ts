@@ -33,6 +33,14 @@ describe('Areas', () => {
     expect(areas.routes()).toHaveLength(2);
   });
 
+  it('gives the routes of the named areas only, in list order', async () => {
+    const calls: string[] = [];
+    const areas = await Areas.create([area('a', [], calls), area('b', [], calls), area('c', [], calls)], kernel);
+    const [, b, c] = areas.routes();
+    expect(areas.routesOf(['c', 'b'])).toEqual([b, c]);
+    expect(areas.routesOf([])).toEqual([]);
+  });
+
   it('starts in list order and stops in reverse order', async () => {
     const calls: string[] = [];
     const areas = await Areas.create([area('a', [], calls), area('b', ['a'], calls)], kernel);
