@@ -11,6 +11,14 @@ const root = path.dirname(fileURLToPath(import.meta.url));
  * and vitest.config.ts name the same files (docs/architecture.md, "Area folders").
  */
 export const RENDERER_ALIASES = {
+  '@contracts/events': path.join(root, 'src-main', 'events', 'events-contract.ts'),
+  '@contracts/audit': path.join(root, 'src-main', 'audit', 'audit-contract.ts'),
+  '@contracts/logs': path.join(root, 'src-main', 'logs', 'logs-contract.ts'),
+  '@contracts/auth': path.join(root, 'src-main', 'auth', 'auth-contract.ts'),
+  '@contracts/services': path.join(root, 'src-main', 'services', 'services-contract.ts'),
+  '@contracts/settings': path.join(root, 'src-main', 'settings', 'settings-contract.ts'),
+  '@contracts/network': path.join(root, 'src-main', 'network', 'network-contract.ts'),
+  '@contracts/system': path.join(root, 'src-main', 'system', 'system-contract.ts'),
   '@contracts/dns': path.join(root, 'src-main', 'dns', 'dns-contract.ts'),
   '@contracts/boot-files': path.join(root, 'src-main', 'boot-files', 'boot-files-contract.ts'),
   '@contracts/tftp': path.join(root, 'src-main', 'tftp', 'tftp-contract.ts'),

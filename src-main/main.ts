@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { app, dialog, ipcMain, protocol, shell, type BrowserWindow, type Tray } from 'electron';
-import { AppCore } from './core/app-core.js';
+import { AppCore } from './app/app-core.js';
 import { loadConfig } from './core/config.js';
 import { errorMessage } from './core/errors.js';
 import { PROJECT_ROOT, defaultRendererDir } from './core/version.js';
@@ -39,7 +39,7 @@ function stopCore(): Promise<void> {
     try {
       await core?.stop();
     } catch (err) {
-      core?.ctx.log.error(`stopping failed: ${errorMessage(err)}`);
+      core?.kernel.log.error(`stopping failed: ${errorMessage(err)}`);
     }
   })();
   return stopped;
@@ -65,7 +65,7 @@ async function start(): Promise<void> {
     ipcMain,
     core: started,
     isTrustedSender: (event) => isFromWindow(mainWindow, event),
-    log: started.ctx.log,
+    log: started.kernel.log,
   });
   mainWindow = createMainWindow({
     preload: path.join(PROJECT_ROOT, 'dist', 'preload', 'preload.cjs'),
@@ -79,12 +79,12 @@ async function start(): Promise<void> {
     openInBrowser: () => void shell.openExternal(started.url()),
     quit: () => app.quit(),
   });
-  started.ctx.log.info(`desktop app ready; web UI and API at ${started.url()} (data in ${config.dataDir})`);
+  started.kernel.log.info(`desktop app ready; web UI and API at ${started.url()} (data in ${config.dataDir})`);
 }
 
 async function failStartup(err: unknown): Promise<void> {
   const message = errorMessage(err);
-  if (core) core.ctx.log.error(`startup failed: ${message}`);
+  if (core) core.kernel.log.error(`startup failed: ${message}`);
   process.stderr.write(`bootwright: startup failed: ${message}\n`);
   dialog.showErrorBox('Bootwright could not start', message);
   await stopCore();

@@ -3,7 +3,7 @@
  * Headless entry: the same core as the desktop app, without a window
  * (servers, CI, tests). `node dist/main/serve.js --help` lists the flags.
  */
-import { AppCore } from './core/app-core.js';
+import { AppCore } from './app/app-core.js';
 import { ConfigError, loadConfig } from './core/config.js';
 
 async function main(): Promise<number> {
@@ -24,7 +24,7 @@ async function main(): Promise<number> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    core.ctx.log.info(`received ${signal}; stopping services`);
+    core.kernel.log.info(`received ${signal}; stopping services`);
     core
       .stop()
       .then(() => process.exit(0))
@@ -43,7 +43,7 @@ async function main(): Promise<number> {
     await core.stop();
     return 1;
   }
-  core.ctx.log.info(`Bootwright ${core.ctx.build.version} serving the web UI and API at ${core.url()} (data in ${config.dataDir})`);
+  core.kernel.log.info(`Bootwright ${core.kernel.build.version} serving the web UI and API at ${core.url()} (data in ${config.dataDir})`);
   return -1;
 }
 

@@ -23,7 +23,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import packet from 'dns-packet';
-import { AppCore } from '../../src-main/core/app-core.js';
+import { AppCore } from '../../src-main/app/app-core.js';
 import { defaultConfig } from '../../src-main/core/config.js';
 import type { Nic } from '../../src-main/network/nic.js';
 import { launchWorker } from '../../src-main/core/worker-host.js';
@@ -156,9 +156,9 @@ async function startBootwright(dataDir: string, upstream: string): Promise<{ cor
     dnsWorkers: WORKERS,
   });
   const port = await freePort(BOOTWRIGHT);
-  await core.ctx.dns.settings.update({ port, upstream });
-  for (let i = 0; i < RECORDS; i++) await core.ctx.dns.records.create({ name: `host${i}`, type: 'A', value: addressOf(i) });
-  const status = await core.ctx.services.start('dns');
+  await core.area('dns').settings.update({ port, upstream });
+  for (let i = 0; i < RECORDS; i++) await core.area('dns').records.create({ name: `host${i}`, type: 'A', value: addressOf(i) });
+  const status = await core.kernel.services.start('dns');
   if (status.state !== 'running') throw new Error(`Bootwright DNS did not start: ${status.last_error}`);
   return { core, port };
 }

@@ -22,7 +22,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { AppCore } from '../../src-main/core/app-core.js';
+import { AppCore } from '../../src-main/app/app-core.js';
 import { defaultConfig } from '../../src-main/core/config.js';
 import { sendfileUnavailableReason } from '../../src-main/boot-files/sendfile-transfer.js';
 
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     if (wrkErrors) console.log(`\nwrk errors: ${wrkErrors}`);
     // How Bootwright sent the file: sendfile(2) through the native addon, or streamed through Node.
     const methods = new Map<string, number>();
-    for (const event of core.ctx.events.all()) {
+    for (const event of core.kernel.events.all()) {
       const method = event.kind === 'http.transfer.completed' ? (event.detail as { method?: unknown } | null)?.method : undefined;
       if (typeof method === 'string') methods.set(method, (methods.get(method) ?? 0) + 1);
     }

@@ -27,7 +27,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { AppCore } from '../../src-main/core/app-core.js';
+import { AppCore } from '../../src-main/app/app-core.js';
 import { defaultConfig } from '../../src-main/core/config.js';
 import type { Nic } from '../../src-main/network/nic.js';
 
@@ -92,9 +92,9 @@ async function main(): Promise<void> {
     for (const dir of [work, dataDir, root]) await chmod(dir, 0o755);
 
     core = await AppCore.create({ config: { ...defaultConfig(dataDir), listen: { host: '127.0.0.1', port: 0 }, logLevel: 'warn' }, fileLog: false, rendererDir: null, nicReader: loopback, autoStartServices: ['tftp'] });
-    await core.ctx.tftpSettings.update({ port: PORTS.bootwright, max_windowsize: 64 });
+    await core.area('tftp').settings.update({ port: PORTS.bootwright, max_windowsize: 64 });
     await core.start();
-    if (core.ctx.services.get('tftp').state !== 'running') throw new Error(`Bootwright TFTP did not start: ${core.ctx.services.get('tftp').last_error}`);
+    if (core.kernel.services.get('tftp').state !== 'running') throw new Error(`Bootwright TFTP did not start: ${core.kernel.services.get('tftp').last_error}`);
     const efiSize = (await stat(path.join(root, 'ipxe.efi'))).size;
     await chmod(path.join(root, 'ipxe.efi'), 0o644);
 
@@ -139,7 +139,7 @@ async function main(): Promise<void> {
     }
 
     console.log(`\n${CLIENTS} concurrent atftp clients (nice 19) fetching ipxe.efi (${efiSize} bytes, blksize ${BLKSIZE})\n`);
-    const token = (await core.ctx.auth.tokens.create({ name: 'bench-probe', role: 'viewer' }, 'bench')).secret;
+    const token = (await core.area('auth').tokens.create({ name: 'bench-probe', role: 'viewer' }, 'bench')).secret;
     const concurrent = async (port: number, probe: boolean) => {
       const prober = probe
         ? spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'api-probe.ts'), `${core!.url()}/api/v1/services`, token, '5'], { stdio: ['pipe', 'pipe', 'inherit'] })
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
     console.log(`| Bootwright | ${ours.seconds.toFixed(2)} s | ${ours.failures} | ${lat(ours.api, 50)} | ${lat(ours.api, 99)} | ${ours.api?.latencies.length ?? 0} (${ours.api?.errors ?? 0} errors) | ${ours.loopP99.toFixed(1)} ms |`);
     console.log(`| tftpd-hpa | ${theirs.seconds.toFixed(2)} s | ${theirs.failures} | — | — | — | — |`);
     console.log(`\nAPI latency with TFTP idle: p50 ${percentile(idle.latencies, 50).toFixed(1)} ms, p99 ${percentile(idle.latencies, 99).toFixed(1)} ms (${idle.latencies.length} requests)`);
-    const completed = core.ctx.events.all().filter((event) => event.kind === 'tftp.transfer.completed').length;
+    const completed = core.kernel.events.all().filter((event) => event.kind === 'tftp.transfer.completed').length;
     console.log(`Bootwright events: ${completed} tftp.transfer.completed`);
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill();

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AppContext } from '../core/app-context.js';
 import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import { API_PREFIX, registeredRoutes } from '../core/http-kit/route-table.js';
 import { describeAuditAction, type AuditAction } from './audit-action.js';
+import type { AuditLog } from './audit-log.js';
 import type { AuditDetail, AuditInput } from './audit-types.js';
 
 declare module 'fastify' {
@@ -28,10 +29,10 @@ const MAX_DETAIL_LENGTH = 1024;
  * Requests without valid credentials are recorded as unauthenticated, which
  * AuditLog aggregates per source and minute and bounds apart. Wrapped
  * in fastify-plugin so the hook lands on the /api/v1 scope itself and covers
- * the routes of every plugin registered after it; it must come first in
- * API_ROUTE_PLUGINS.
+ * the routes of every plugin registered after it; it is the audit area's
+ * hook (AreaParts.hooks), registered before every route.
  */
-export function auditHookPlugin(ctx: AppContext): FastifyPluginAsync {
+export function auditHookPlugin(ctx: { audit: AuditLog; log: Logger }): FastifyPluginAsync {
   const log = ctx.log.scope('audit');
   return fp(
     async (app) => {

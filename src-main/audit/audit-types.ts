@@ -1,8 +1,6 @@
-export const AUDIT_OUTCOMES = ['success', 'failure'] as const;
-export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+import { AUDIT_OUTCOMES, AUDIT_TRANSPORTS, type AuditOutcome, type AuditTransport } from './audit-contract.js';
 
-export const AUDIT_TRANSPORTS = ['http', 'ipc'] as const;
-export type AuditTransport = (typeof AUDIT_TRANSPORTS)[number];
+export { AUDIT_OUTCOMES, AUDIT_TRANSPORTS, type AuditOutcome, type AuditTransport };
 
 /** One kind of request inside an aggregate row. */
 export interface AuditBreakdownItem {

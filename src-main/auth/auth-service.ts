@@ -1,4 +1,5 @@
 import type { Principal, Role } from '../core/http-kit/access.js';
+import type { AuthVia, SessionData, UserRefData } from './auth-contract.js';
 import type { RequestGuard } from '../core/http-kit/route-table.js';
 import type { AppConfig } from '../core/config.js';
 import { AppError, isAppError } from '../core/errors.js';
@@ -37,20 +38,11 @@ export interface AuthServiceOptions {
 }
 
 /** The identity part of login and session answers. */
-export interface UserRef {
-  id: number | null;
-  username: string;
-  role: Role;
-}
+export type UserRef = UserRefData;
 
-export type AuthVia = 'session' | 'token' | 'local';
+export type { AuthVia };
 
-export interface SessionInfo {
-  user: UserRef;
-  role: Role;
-  expires_at: string | null;
-  via: AuthVia;
-}
+export type SessionInfo = SessionData;
 
 export interface LoginInput {
   username: string;

@@ -1,8 +1,8 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-/** Minimum and maximum password length (characters); the maximum bounds hashing work per request. */
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 1024;
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth-contract.js';
+
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
 
 export interface ScryptParams {
   /** CPU/memory cost, a power of two. */

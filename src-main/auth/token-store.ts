@@ -8,7 +8,9 @@ import { randomSecret, secretDigest } from './secrets.js';
 
 /** Every API token starts with this, so leaked tokens are recognisable (secret scanners, logs). */
 export const TOKEN_PREFIX = 'bwt_';
-export const TOKEN_NAME_MAX_LENGTH = 64;
+import { TOKEN_NAME_MAX_LENGTH } from './auth-contract.js';
+
+export { TOKEN_NAME_MAX_LENGTH };
 
 /** An API token as stored in the `auth` file (collection `tokens`): the secret only as its SHA-256. */
 export interface TokenRow {

@@ -8,7 +8,9 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-hash.js';
 import { PasswordHasher } from './password-hasher.js';
 import type { SessionStore } from './session-store.js';
 
-export const USERNAME_PATTERN = '^[A-Za-z0-9._-]{1,64}$';
+import { USERNAME_PATTERN } from './auth-contract.js';
+
+export { USERNAME_PATTERN };
 const USERNAME_RE = new RegExp(USERNAME_PATTERN);
 
 /** A user as stored in the `auth` file (collection `users`). */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AreaModule } from '../core/area.js';
-import { archmapFileRefs, type ArchmapEntryLike } from './archmap-refs.js';
+import type { DhcpFacade } from '../dhcp/index.js';
+import { archmapFileRefs } from './archmap-refs.js';
 import { BootFiles } from './boot-files.js';
 import { bootloaderRoutes } from './boot-files-routes.js';
 import { Bootloaders, defaultBootloaderDir } from './bootloaders.js';
@@ -30,12 +31,6 @@ export interface BootFilesFacade {
 export interface BootFilesAreaOptions {
   /** Directory of the bundled boot loaders and their manifest; default resources/bootloaders. */
   bootloaderDir?: string;
-  /**
-   * The DHCP archmap's entries (which files clients are sent to; the loader
-   * check reads them). Passed in while DHCP is not an area this module can
-   * need; then it becomes needs ['dhcp'].
-   */
-  archmap?: () => readonly ArchmapEntryLike[];
 }
 
 /**
@@ -45,16 +40,16 @@ export interface BootFilesAreaOptions {
  * creates the boot root, has the served-root policy check it and copies the
  * missing bundled loaders into it.
  */
-export function bootFilesArea(options: BootFilesAreaOptions = {}): AreaModule<'boot-files', BootFilesFacade, Record<string, never>> {
+export function bootFilesArea(options: BootFilesAreaOptions = {}): AreaModule<'boot-files', BootFilesFacade, { dhcp: Pick<DhcpFacade, 'archmap'> }> {
   return {
     name: 'boot-files',
-    needs: [],
-    async create(kernel) {
+    needs: ['dhcp'],
+    async create(kernel, { dhcp }) {
       const { config, servedRoots, log, events, metrics } = kernel;
       const files = new BootFiles({ root: path.join(config.dataDir, 'boot'), checkRoot: (root) => servedRoots.check(root) });
       const bootloaders = await Bootloaders.open({ sourceDir: options.bootloaderDir ?? defaultBootloaderDir(), roots: () => [files.root], log });
-      const archmap = options.archmap;
-      if (archmap) bootloaders.setArchmapSource(() => archmapFileRefs(archmap()));
+      // The loader check reads which files the DHCP archmap sends clients to.
+      bootloaders.setArchmapSource(() => archmapFileRefs(dhcp.archmap.entries()));
       return {
         facade: { files, bootloaders },
         routes: [bootloaderRoutes(bootloaders)],

@@ -3,7 +3,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyReply } from 'fastify';
-import type { AppContext } from '../core/app-context.js';
+import type { Logger } from '../core/logger.js';
 import { errorMessage } from '../core/errors.js';
 import { SendfileError, sendFileRange, sendfileAvailable, sendfileUnavailableReason, socketDescriptor } from './sendfile-transfer.js';
 
@@ -39,7 +39,7 @@ export class SendfileReplier {
   private active = 0;
 
   constructor(
-    private readonly log: AppContext['log'],
+    private readonly log: Logger,
     settings: SendfileSettings = {},
   ) {
     this.enabled = settings.enabled ?? true;

@@ -1,7 +1,9 @@
+import type { BootFilesFacade } from '../boot-files/index.js';
 import type { AreaModule } from '../core/area.js';
 import type { HostService } from '../hosts/index.js';
 import type { ProfileService } from '../profiles/index.js';
 import { BootScriptService, type BootAccessCheck } from './boot-script-service.js';
+import { bootScriptProvider } from './boot-script-provider.js';
 import { bootScriptRoutes } from './boot-scripts-routes.js';
 import { EntryScriptStore } from './entry-script.js';
 
@@ -14,30 +16,23 @@ export { ENTRY_SCRIPT_PATH, HOST_SCRIPT_PATH, BOOT_HTTP_PREFIX, type HttpEndpoin
 export { TemplateEngine, TemplateError, TEMPLATE_LIMITS, type TemplateData } from './template-engine.js';
 export { WorkerTemplateRenderer, TEMPLATE_WORKER_DEFAULTS, type TemplateRenderer, type TemplateWorkerOptions } from './template-renderer.js';
 
-/** Options of the boot scripts area: for now, its link to DHCP. */
-export interface BootScriptsAreaOptions {
-  /**
-   * The MAC access lists, looked up at call time; absent means every MAC may boot.
-   * A closure while DHCP is wired outside the area list; it becomes needs ['dhcp'].
-   */
-  access: () => BootAccessCheck | undefined;
-}
-
 /**
  * The boot scripts area module (docs/architecture.md, "Area folders"): the
  * facade is the BootScriptService (`ctx.bootScripts`: the entry script and
  * per-host scripts, the boot-config preview), the routes are
  * /services/ipxe-script and /hosts/{id}/boot-config. It renders with the
  * profiles' template renderer. Its scripts are served as virtual files by the
- * boot files (bootScriptProvider, wired in core/app-core.ts for now).
+ * boot files: create() adds them as a virtual-file provider.
  */
-export function bootScriptsArea(
-  options: BootScriptsAreaOptions,
-): AreaModule<'boot-scripts', BootScriptService, { profiles: ProfileService; hosts: HostService }> {
+export function bootScriptsArea(): AreaModule<
+  'boot-scripts',
+  BootScriptService,
+  { profiles: ProfileService; hosts: HostService; dhcp: { access: BootAccessCheck }; 'boot-files': Pick<BootFilesFacade, 'files'> }
+> {
   return {
     name: 'boot-scripts',
-    needs: ['profiles', 'hosts'],
-    create(kernel, { profiles, hosts }) {
+    needs: ['dhcp', 'boot-files', 'profiles', 'hosts'],
+    create(kernel, { profiles, hosts, dhcp, 'boot-files': bootFiles }) {
       const bootScripts = new BootScriptService({
         hosts,
         profiles,
@@ -49,8 +44,10 @@ export function bootScriptsArea(
         events: kernel.events,
         log: kernel.log,
         metrics: kernel.metrics,
-        access: options.access,
+        access: () => dhcp.access,
       });
+      // The entry script and per-host scripts, served as virtual files over TFTP and HTTP /boot/.
+      bootFiles.files.addVirtualProvider(bootScriptProvider(bootScripts));
       return { facade: bootScripts, routes: [bootScriptRoutes(bootScripts)], services: [] };
     },
   };

@@ -70,6 +70,8 @@ export interface AreaParts<Facade> {
   start?(): Promise<void>;
   /** Stops what start() began; called before the services stop. */
   stop?(): Promise<void>;
+  /** Releases what create() opened (a journal, a worker thread); called after every service stopped, before the store closes. */
+  close?(): Promise<void>;
 }
 
 export interface AreaModule<Name extends string = string, Facade = unknown, Deps extends object = Record<string, unknown>> {
@@ -80,12 +82,55 @@ export interface AreaModule<Name extends string = string, Facade = unknown, Deps
   create(kernel: Kernel, deps: Deps): AreaParts<Facade> | Promise<AreaParts<Facade>>;
 }
 
+/** The facade type an area module creates. */
+export type FacadeOf<M> = M extends AreaModule<string, infer Facade, never> ? Facade : never;
+
+/** name → facade type, for a list of area modules (`as const`). */
+export type FacadesOf<List extends readonly AreaModule<string, unknown, never>[]> = { [M in List[number] as M['name']]: FacadeOf<M> };
+
+/**
+ * The wiring mistakes of an area list, as sentences (empty when it is sound):
+ * a name listed twice, a need no area provides, a cycle among the needs, and
+ * a need listed after the area that needs it (creation walks the list in order).
+ */
+export function areaListProblems(list: readonly AreaModule<string, unknown, never>[]): string[] {
+  const problems: string[] = [];
+  const byName = new Map<string, AreaModule<string, unknown, never>>();
+  for (const area of list) {
+    if (byName.has(area.name)) problems.push(`"${area.name}" is listed twice`);
+    byName.set(area.name, area);
+  }
+  for (const area of list) for (const need of area.needs) if (!byName.has(need)) problems.push(`"${area.name}" needs "${need}", which is not in the list`);
+  // Depth-first search over the needs; a need met again while still on the path closes a cycle.
+  const done = new Set<string>();
+  const visit = (name: string, path: readonly string[]): void => {
+    if (path.includes(name)) {
+      problems.push(`the needs form a cycle: ${[...path.slice(path.indexOf(name)), name].join(' → ')}`);
+      return;
+    }
+    if (done.has(name)) return;
+    for (const need of byName.get(name)?.needs ?? []) visit(need, [...path, name]);
+    done.add(name);
+  };
+  for (const area of list) visit(area.name, []);
+  const position = new Map(list.map((area, index) => [area.name, index]));
+  for (const [index, area] of list.entries()) {
+    for (const need of area.needs) {
+      const at = position.get(need);
+      if (at !== undefined && at > index) problems.push(`"${area.name}" needs "${need}", which is listed after it`);
+    }
+  }
+  return [...new Set(problems)];
+}
+
 /** The created areas of one core, in list order. */
 export class Areas {
   private readonly created = new Map<string, AreaParts<unknown>>();
 
   /** Creates the areas of `list` in order; an area whose needs are not created before it is a wiring mistake and throws. */
   static async create(list: readonly AreaModule[], kernel: Kernel): Promise<Areas> {
+    const problems = areaListProblems(list);
+    if (problems.length > 0) throw new Error(`area list: ${problems.join('; ')}`);
     const areas = new Areas();
     for (const area of list) {
       if (areas.created.has(area.name)) throw new Error(`area list: "${area.name}" is listed twice`);
@@ -102,9 +147,14 @@ export class Areas {
 
   /** The facade `area` created (typed by the module object). */
   facade<Facade>(area: AreaModule<string, Facade, never>): Facade {
-    const parts = this.created.get(area.name);
-    if (!parts) throw new Error(`area "${area.name}" is not in the area list`);
-    return parts.facade as Facade;
+    return this.facadeNamed(area.name) as Facade;
+  }
+
+  /** The facade of the area named `name` (the caller types it, e.g. through FacadesOf). */
+  facadeNamed(name: string): unknown {
+    const parts = this.created.get(name);
+    if (!parts) throw new Error(`area "${name}" is not in the area list`);
+    return parts.facade;
   }
 
   routes(): FastifyPluginAsync[] {
@@ -146,5 +196,10 @@ export class Areas {
   /** Stops in reverse list order (an area stops before the areas it needs). */
   async stop(): Promise<void> {
     for (const parts of [...this.created.values()].reverse()) await parts.stop?.();
+  }
+
+  /** Closes in reverse list order, once every service has stopped. */
+  async close(): Promise<void> {
+    for (const parts of [...this.created.values()].reverse()) await parts.close?.();
   }
 }

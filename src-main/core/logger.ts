@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import electronLog from 'electron-log/node.js';
 import { archiveLogFile, CURRENT_LOG_NAME } from './log-rotation.js';
 
-export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
-export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
+import { LOG_LEVELS, type LogLevel } from './http-kit/common-contract.js';
+
+export { LOG_LEVELS, type LogLevel };
 
 export type LogContext = Record<string, unknown>;
 

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { AreaModule } from '../core/area.js';
-import { errorMessage } from '../core/errors.js';
 import type { DnsService } from '../dns/index.js';
 import type { NetworkService } from '../network/network-service.js';
 import { AccessPolicy } from './access-policy.js';
@@ -87,12 +86,8 @@ export function dhcpArea(options: DhcpAreaOptions = {}): AreaModule<'dhcp', Dhcp
         facade,
         routes: [dhcpSettingsRoutes(facade), leaseRoutes(facade), reservationRoutes(facade.reservations), accessRoutes(facade.access)],
         services: [service],
-        // Area stop() runs before the core stops the services, but the journal must close after the server's last
-        // lease write: stop the server first (stopping a stopped service is a no-op; stopAll() later finds it stopped).
-        stop: async () => {
-          await kernel.services.stop(service.name).catch((err: unknown) => log.warn(`dhcp: stopping the server before closing the lease journal failed: ${errorMessage(err)}`));
-          await leases.close();
-        },
+        // After every service stopped: the server's last lease write is in the journal.
+        close: () => leases.close(),
       };
     },
   };

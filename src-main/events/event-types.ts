@@ -1,6 +1,6 @@
-export type EventLevel = 'info' | 'warn' | 'error';
-/** Levels in rising severity; a `level` filter keeps this level and the ones after it. */
-export const EVENT_LEVELS: readonly EventLevel[] = ['info', 'warn', 'error'];
+import { EVENT_LEVELS, type EventData, type EventLevel } from './events-contract.js';
+
+export { EVENT_LEVELS, type EventLevel };
 
 /**
  * The kinds emitted so far, with what they mean. A kind is dotted, area first
@@ -83,7 +83,7 @@ export interface AppEvent {
 }
 
 /** An event as the API and the streams show it (events never change, so no updated_at). */
-export type EventView = Omit<AppEvent, 'updated_at'>;
+export type EventView = EventData;
 
 export function eventView(event: AppEvent): EventView {
   return {

@@ -13,13 +13,8 @@ export { hostNameSource } from './host-name-source.js';
 export { hostRoutes, type HostRouteOperations } from './hosts-routes.js';
 export type { BootObservation, Host, HostFilter, HostInput, HostReservationLink } from './host-types.js';
 
-/** Options of the hosts area the core passes through from its own (tests set them) and, for now, its link to DHCP. */
+/** Options of the hosts area the core passes through from its own (tests set them). */
 export interface HostsAreaOptions {
-  /**
-   * The DHCP reservations a host's fixed IP follows, looked up at call time.
-   * A closure while DHCP is wired outside the area list; it becomes needs ['dhcp'].
-   */
-  reservations: () => HostReservationLink | undefined;
   /** The clock of boot records and the discovery limits (tests); default the system clock. */
   now?: () => Date;
   /** Bounds on recording unknown machines; default DISCOVERY_LIMITS. */
@@ -34,18 +29,18 @@ export interface HostsAreaOptions {
  * hosts use a profile (the 409 of a delete), and it feeds DNS the names of
  * hosts with a hostname and a fixed IP.
  */
-export function hostsArea(options: HostsAreaOptions): AreaModule<'hosts', HostService, { profiles: ProfileService; dns: DnsService }> {
+export function hostsArea(options: HostsAreaOptions = {}): AreaModule<'hosts', HostService, { profiles: ProfileService; dns: DnsService; dhcp: { reservations: HostReservationLink } }> {
   return {
     name: 'hosts',
-    needs: ['profiles', 'dns'],
-    create(kernel, { profiles, dns }) {
+    needs: ['profiles', 'dns', 'dhcp'],
+    create(kernel, { profiles, dns, dhcp }) {
       const hosts = new HostService({
         store: kernel.store,
         events: kernel.events,
         log: kernel.log,
         queue: profiles.queue,
         profileExists: (profileId) => profiles.get(profileId) !== undefined,
-        reservations: options.reservations,
+        reservations: () => dhcp.reservations,
         ...(options.now ? { now: options.now } : {}),
         ...(options.discoveryLimits ? { discoveryLimits: options.discoveryLimits } : {}),
       });

@@ -1,5 +1,6 @@
 import { AppError } from '../core/errors.js';
-import type { AppContext } from '../core/app-context.js';
+import type { LogSink } from '../core/logger.js';
+import type { EventLog } from '../events/event-log.js';
 import { openEventStream, parseEventStreamRequest } from '../events/event-stream.js';
 import type { ParamValue } from '../events/filter-params.js';
 import type { StreamClose, StreamSend } from '../events/stream-message.js';
@@ -32,7 +33,7 @@ const LOG_PARAMS = ['level', 'service'] as const;
  * routes run (filter parsing, replay, message shape), so both transports
  * deliver the same messages; only the framing differs (objects here, text there).
  */
-export function createStreamHub(ctx: AppContext): StreamHub {
+export function createStreamHub(ctx: { events: EventLog; logs: LogSink }): StreamHub {
   return {
     subscribe(request, send) {
       if (typeof request !== 'object' || request === null) {

@@ -1,39 +1,15 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { CURRENT_LOG_NAME } from '../core/log-rotation.js';
+import type { CleanupResult, LogDiskUsage, LogFileInfo } from './logs-contract.js';
 
-/** One file of the logs directory as GET /logs/files shows it. */
-export interface LogFileInfo {
-  name: string;
-  size: number;
-  modified_at: string;
-  /** The file being written now (never deleted by cleanup). */
-  current: boolean;
-}
-
-export interface LogDiskUsage {
-  /** Total size of the log files. */
-  bytes: number;
-  files: number;
-  /** Free and total bytes of the file system that holds the data directory. */
-  fs_free_bytes: number;
-  fs_total_bytes: number;
-}
+export type { CleanupResult, LogDiskUsage, LogFileInfo };
 
 export interface CleanupCriteria {
   /** Delete archives last written more than this many days ago. */
   olderThanDays?: number;
   /** Then delete the oldest archives until all log files together take at most this many bytes. */
   maxTotalBytes?: number;
-}
-
-export interface CleanupResult {
-  deleted: LogFileInfo[];
-  bytes_freed: number;
-  /** Files that could not be deleted (left in place), with the reason. */
-  failed: { name: string; error: string }[];
-  remaining_bytes: number;
-  remaining_files: number;
 }
 
 /** The log files (`*.log`, regular files only), newest first; an absent directory has none. */

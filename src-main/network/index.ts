@@ -1,3 +1,7 @@
+import type { AreaModule } from '../core/area.js';
+import { interfaceRoutes } from './network-routes.js';
+import type { NetworkService } from './network-service.js';
+
 export { NetworkService, DEFAULT_POLL_MS, type ServedInterface, type ServedSubnet } from './network-service.js';
 export type { Nic, NicAddress, NicReader } from './nic.js';
 export { readNics, buildNics, readSysLinks, type SysLink } from './nic-reader.js';
@@ -30,3 +34,28 @@ export {
   type Subnet,
 } from './ip-math.js';
 export { requestSource } from './source-address.js';
+export { NicAddressSchema, NicSchema, ResolvedServerAddressSchema } from './network-contract.js';
+export { interfaceRoutes } from './network-routes.js';
+
+/**
+ * The network area (docs/architecture.md, "Area folders"): the facade is the
+ * kernel's NetworkService; the routes list this machine's interfaces
+ * (GET /interfaces and /network/interfaces). While running, it watches the
+ * interfaces for changes.
+ */
+export function networkArea(): AreaModule<'network', NetworkService, Record<string, never>> {
+  return {
+    name: 'network',
+    needs: [],
+    create(kernel) {
+      const { network } = kernel;
+      return {
+        facade: network,
+        routes: [interfaceRoutes(network)],
+        services: [],
+        start: async () => network.startWatching(),
+        stop: async () => network.stopWatching(),
+      };
+    },
+  };
+}

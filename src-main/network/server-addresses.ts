@@ -1,4 +1,5 @@
 import { isIpv6LinkLocal, parseSubnet, subnetContains, unmapIpv4, type Subnet } from './ip-math.js';
+import type { ResolvedServerAddress } from './network-contract.js';
 import type { Nic } from './nic.js';
 
 /** Which NICs Bootwright serves: every usable non-loopback one ("auto") or the named ones. */
@@ -11,14 +12,7 @@ export interface ServerAddressOverride {
 }
 
 /** Our address on one subnet, as the DHCP/DNS/TFTP servers hand it to clients there. */
-export interface ResolvedServerAddress {
-  /** The NIC on that subnet; null for an override of a subnet no NIC is on (yet). */
-  interface: string | null;
-  subnet: string;
-  address: string;
-  source: 'detected' | 'override';
-  served: boolean;
-}
+export type { ResolvedServerAddress };
 
 /** "auto" serves every interface that is up and not loopback, including ones that appear later. */
 export function isServed(nic: Nic, selection: ServedSelection): boolean {

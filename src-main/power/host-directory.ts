@@ -25,8 +25,3 @@ export type HostDirectorySource = () => HostDirectory | null;
 export function hostAddress(host: PowerHost): string | null {
   return host.ip ?? host.last_seen_ip ?? null;
 }
-
-/** The hosts area of an application context, when it has one. */
-export function hostDirectoryOf(context: object): HostDirectory | null {
-  return (context as { hosts?: HostDirectory }).hosts ?? null;
-}

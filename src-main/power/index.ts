@@ -1,6 +1,6 @@
 import type { AreaModule } from '../core/area.js';
 import { bmcRoutes } from './bmc-routes.js';
-import type { HostDirectorySource } from './host-directory.js';
+import type { HostDirectory } from './host-directory.js';
 import { hostPowerRoutes } from './host-power-routes.js';
 import { PowerService, type PowerOptions } from './power-service.js';
 import { wolRoutes } from './wol-routes.js';
@@ -29,15 +29,8 @@ export { bmcRoutes } from './bmc-routes.js';
 export { wolRoutes } from './wol-routes.js';
 export { hostPowerRoutes } from './host-power-routes.js';
 
-/** Options of the power area: the test seams (clock, WOL socket, BMC timing and connector) and, for now, the host directory. */
-export interface PowerAreaOptions extends PowerOptions {
-  /**
-   * The hosts the power area wakes and controls by id, looked up at call time.
-   * Passed in by the core until the hosts area is in the area list; then this
-   * becomes `needs: ['hosts']` and the hosts facade.
-   */
-  hosts: HostDirectorySource;
-}
+/** Options of the power area: the test seams (clock, WOL socket, BMC timing and connector). */
+export type PowerAreaOptions = PowerOptions;
 
 /**
  * The power area module (docs/architecture.md, "Area folders"): the facade
@@ -46,12 +39,12 @@ export interface PowerAreaOptions extends PowerOptions {
  * its own (magic packets and BMC sessions are outgoing). start() arms the WOL
  * schedules, stop() clears them and waits for a run in progress.
  */
-export function powerArea(options: PowerAreaOptions): AreaModule<'power', PowerService, Record<string, never>> {
-  const { hosts, ...seams } = options;
+export function powerArea(seams: PowerAreaOptions = {}): AreaModule<'power', PowerService, { hosts: HostDirectory }> {
   return {
     name: 'power',
-    needs: [],
-    create(kernel) {
+    needs: ['hosts'],
+    create(kernel, { hosts: directory }) {
+      const hosts = () => directory;
       const power = new PowerService(
         { dataDir: kernel.config.dataDir, store: kernel.store, events: kernel.events, log: kernel.log, metrics: kernel.metrics, network: kernel.network, hosts },
         seams,

@@ -16,7 +16,7 @@ export * from './profile-types.js';
  * template renderer (`templates`, the boot scripts render with it) and
  * `addUsageCheck` (hosts name the hosts assigned a profile). It needs no
  * other area; the settings rule that netboot.default_profile_id names a
- * profile is registered here. stop() closes the template worker.
+ * profile is registered here. close() ends the template worker.
  */
 export function profilesArea(): AreaModule<'profiles', ProfileService, Record<string, never>> {
   return {
@@ -31,7 +31,7 @@ export function profilesArea(): AreaModule<'profiles', ProfileService, Record<st
         netbootDefaultProfileId: () => kernel.settings.netboot().default_profile_id,
       });
       kernel.settings.addCheck('netboot', (value, field) => profiles.netbootDefaultErrors(value, field));
-      return { facade: profiles, routes: [profileRoutes(profiles)], services: [], stop: () => templates.close() };
+      return { facade: profiles, routes: [profileRoutes(profiles)], services: [], close: () => templates.close() };
     },
   };
 }

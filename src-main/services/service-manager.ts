@@ -4,8 +4,9 @@ import type { EventLog } from '../events/event-log.js';
 import type { Store } from '../store/store.js';
 import type { Section } from '../store/section.js';
 
-export const SERVICE_STATES = ['stopped', 'starting', 'running', 'stopping', 'failed'] as const;
-export type ServiceState = (typeof SERVICE_STATES)[number];
+import { SERVICE_ACTIONS, SERVICE_STATES, type ServiceAction, type ServiceState, type ServiceStatus } from './services-contract.js';
+
+export { SERVICE_ACTIONS, SERVICE_STATES, type ServiceAction, type ServiceState, type ServiceStatus };
 
 /**
  * One network server the manager owns. This is the one way to add a server:
@@ -25,18 +26,6 @@ export interface ManagedService {
   listenAddresses(): string[];
 }
 
-export interface ServiceStatus {
-  name: string;
-  description: string;
-  state: ServiceState;
-  auto_start: boolean;
-  protected: boolean;
-  listen: string[];
-  started_at: string | null;
-  uptime_seconds: number | null;
-  last_error: string | null;
-}
-
 interface Runtime {
   service: ManagedService;
   state: ServiceState;
@@ -50,8 +39,6 @@ interface AutoStartSettings {
   auto_start: Record<string, boolean>;
 }
 
-export const SERVICE_ACTIONS = ['start', 'stop', 'restart'] as const;
-export type ServiceAction = (typeof SERVICE_ACTIONS)[number];
 
 /**
  * Owns every network server: their states, auto-start flags and transitions.

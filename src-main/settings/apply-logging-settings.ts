@@ -1,6 +1,6 @@
 import type { LogSink } from '../core/logger.js';
 import type { EventLog, EventRetention } from '../events/event-log.js';
-import type { LoggingSettings } from './settings-schemas.js';
+import type { LoggingSettings } from './settings-contract.js';
 import type { SettingsService } from './settings-service.js';
 
 /**

@@ -1,10 +1,10 @@
-import type { AppContext } from '../core/app-context.js';
+import type { FastifyPluginAsync } from 'fastify';
 import { Ok } from '../core/http-kit/schemas.js';
-import type { RoutePluginFactory } from '../api/routes/index.js';
+import type { ServedRoots } from './served-roots.js';
 import { ServedRootsPatch, ServedRootsView, type ServedRootsPatchData, type ServedRootsViewData } from './served-roots-contract.js';
 
-async function view(ctx: AppContext): Promise<ServedRootsViewData> {
-  return { allowed_roots: ctx.servedRoots.stored(), effective: await ctx.servedRoots.describe() };
+async function view(servedRoots: ServedRoots): Promise<ServedRootsViewData> {
+  return { allowed_roots: servedRoots.stored(), effective: await servedRoots.describe() };
 }
 
 /**
@@ -12,14 +12,14 @@ async function view(ctx: AppContext): Promise<ServedRootsViewData> {
  * NFS exports, file roots and the ISO drop folder later) may lie. Admin only
  * to change: an allowed root is what an operator may then serve to the LAN.
  */
-export const servedRootsRoutes: RoutePluginFactory = (ctx) => async (app) => {
+export const servedRootsRoutes = (servedRoots: ServedRoots): FastifyPluginAsync => async (app) => {
   app.get(
     '/settings/served-roots',
     {
       config: { access: 'viewer' },
       schema: { tags: ['settings'], summary: 'Allowed roots for served folders (built-in, config and admin-set)', response: { 200: Ok(ServedRootsView) } },
     },
-    async () => ({ success: true as const, data: await view(ctx) }),
+    async () => ({ success: true as const, data: await view(servedRoots) }),
   );
 
   app.put<{ Body: ServedRootsPatchData }>(
@@ -34,10 +34,10 @@ export const servedRootsRoutes: RoutePluginFactory = (ctx) => async (app) => {
       },
     },
     async (request) => {
-      request.auditDetail = { old_allowed_roots: JSON.stringify(ctx.servedRoots.stored()), new_allowed_roots: JSON.stringify(request.body.allowed_roots) };
+      request.auditDetail = { old_allowed_roots: JSON.stringify(servedRoots.stored()), new_allowed_roots: JSON.stringify(request.body.allowed_roots) };
       // Services whose root is no longer allowed are restarted by the change listeners before this answers.
-      await ctx.servedRoots.setAllowed(request.body.allowed_roots);
-      return { success: true as const, data: await view(ctx) };
+      await servedRoots.setAllowed(request.body.allowed_roots);
+      return { success: true as const, data: await view(servedRoots) };
     },
   );
 };

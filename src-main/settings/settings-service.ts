@@ -14,7 +14,7 @@ import {
   type SettingsPatch,
   type SettingsSectionName,
   type SettingsValues,
-} from './settings-schemas.js';
+} from './settings-contract.js';
 import { SECTION_CHECKS } from './settings-validation.js';
 
 /** Called after a section changed and was stored; `previous` is the value before. */

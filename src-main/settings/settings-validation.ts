@@ -1,6 +1,6 @@
 import type { FieldError } from '../core/errors.js';
 import { ipFamily, isHostAddressIn, normalizeIp, parseSubnet } from '../network/ip-math.js';
-import type { GeneralSettings, InterfacesSettings, NetbootSettings, SettingsSectionName, SettingsValues } from './settings-schemas.js';
+import type { GeneralSettings, InterfacesSettings, NetbootSettings, SettingsSectionName, SettingsValues } from './settings-contract.js';
 
 /**
  * Rules the JSON schemas cannot say (DNS labels, CIDR, an address inside its

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
-import type { Role } from './api/models/auth.js';
+import type { Role } from '@contracts/auth';
 import { useAppState } from './app-state.js';
 import { Layout } from './components/Layout.js';
 import { PageErrorBoundary } from './components/PageErrorBoundary.js';

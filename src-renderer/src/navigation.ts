@@ -1,4 +1,4 @@
-import type { Role } from './api/models/auth.js';
+import type { Role } from '@contracts/auth';
 
 export interface NavItem {
   path: string;

@@ -1,7 +1,7 @@
 import type { Role } from '../../src-main/core/http-kit/access.js';
 import type { PublicUser } from '../../src-main/auth/user-directory.js';
 import { SESSION_COOKIE } from '../../src-main/auth/session-cookie.js';
-import type { AppCore } from '../../src-main/core/app-core.js';
+import type { AppCore } from '../../src-main/app/app-core.js';
 
 /** The password every helper-made user gets. */
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -19,7 +19,7 @@ export async function createUser(core: AppCore, role: Role, options: { username?
   counter += 1;
   const username = options.username ?? `${role}-${process.pid}-${counter}`;
   const password = options.password ?? TEST_PASSWORD;
-  const user = await core.ctx.auth.users.create({ username, password, role });
+  const user = await core.area('auth').users.create({ username, password, role });
   return { user, username, password };
 }
 
@@ -50,6 +50,6 @@ export async function loginHeaders(core: AppCore, role: Role): Promise<{ cookie:
 /** Headers for inject authenticated by a new API token with `role`. */
 export async function bearerHeaders(core: AppCore, role: Role): Promise<{ authorization: string }> {
   counter += 1;
-  const { secret } = await core.ctx.auth.tokens.create({ name: `test-${role}-${process.pid}-${counter}`, role }, 'test');
+  const { secret } = await core.area('auth').tokens.create({ name: `test-${role}-${process.pid}-${counter}`, role }, 'test');
   return { authorization: `Bearer ${secret}` };
 }

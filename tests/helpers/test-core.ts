@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AppCore, type AppCoreOptions } from '../../src-main/core/app-core.js';
+import { AppCore, type AppCoreOptions } from '../../src-main/app/app-core.js';
 import { defaultConfig, type AppConfig } from '../../src-main/core/config.js';
 
 export interface TestCore {

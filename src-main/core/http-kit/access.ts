@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 
-/** Roles, weakest first: viewer reads, operator also changes, admin also manages users, tokens and security. */
-export const ROLES = ['viewer', 'operator', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from './common-contract.js';
+
+export { ROLES, type Role };
 
 /**
  * What a route requires. Every `/api/` route must declare it (a route without

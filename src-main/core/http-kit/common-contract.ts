@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 
 /*
  * Schema pieces every area's contract shares. A contract may import this (and
@@ -12,4 +12,27 @@ import { Type } from 'typebox';
  */
 export function nullable<T>(type: 'string' | 'integer' | 'number' | 'boolean', options: Record<string, unknown> = {}) {
   return Type.Unsafe<T | null>({ type: [type, 'null'], ...options });
+}
+
+/** An object schema that rejects unknown fields (the API's default for bodies). */
+export function StrictObject<P extends Record<string, TSchema>>(properties: P, options: { description?: string } = {}) {
+  return Type.Object(properties, { additionalProperties: false, ...options });
+}
+
+export const Timestamp = Type.String({ format: 'date-time' });
+
+/** Roles, weakest first: viewer reads, operator also changes, admin also manages users, tokens and security. */
+export const ROLES = ['viewer', 'operator', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Log levels, most severe first (a minimum level keeps itself and the ones before it). */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * One of a constant list of strings, as `anyOf` of `const`s (what the API
+ * document has always said for these), typed as the list's union.
+ */
+export function literalUnion<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T[number]>(Type.Union(values.map((value) => Type.Literal(value)), options));
 }

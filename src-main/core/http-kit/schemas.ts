@@ -53,12 +53,7 @@ export const IdParams = Type.Object(
   { additionalProperties: false },
 );
 
-/** An object schema that rejects unknown fields (the API's default for bodies). */
-export function StrictObject<P extends Record<string, TSchema>>(properties: P, options: { description?: string } = {}) {
-  return Type.Object(properties, { additionalProperties: false, ...options });
-}
-
-export const Timestamp = Type.String({ format: 'date-time' });
+export { StrictObject, Timestamp } from './common-contract.js';
 
 /**
  * A user-facing name, label, description or comment: printable text only

@@ -1,13 +1,11 @@
+import { PASSWORD_MIN_LENGTH } from '@contracts/auth';
 import { PasswordInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { changeOwnPassword } from '../api/auth-api.js';
-import { useApiMutation } from '../query/api-hooks.js';
+import { useApiAction } from '../query/api-hooks.js';
 import { applyServerErrors } from './form-errors.js';
 import { FormDialog } from './kit/index.js';
 import { TOGGLE_PROPS } from './password-toggle.js';
-
-const MIN_LENGTH = 8;
 
 /** The user menu's "Change password": current and new password (twice); the user's other sessions end. */
 export function ChangePasswordModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -16,11 +14,11 @@ export function ChangePasswordModal({ opened, onClose }: { opened: boolean; onCl
     initialValues: { current_password: '', new_password: '', repeat: '' },
     validate: {
       current_password: (value) => (value === '' ? 'Enter your current password' : null),
-      new_password: (value) => (value.length < MIN_LENGTH ? `Too short: use at least ${MIN_LENGTH} characters` : null),
+      new_password: (value) => (value.length < PASSWORD_MIN_LENGTH ? `Too short: use at least ${PASSWORD_MIN_LENGTH} characters` : null),
       repeat: (value, values) => (value !== values.new_password ? 'The passwords differ' : null),
     },
   });
-  const save = useApiMutation((client, values: { current: string; next: string }) => changeOwnPassword(client, values.current, values.next), {
+  const save = useApiAction((api, values: { current: string; next: string }) => api.auth.users.changeOwnPassword({ current_password: values.current, new_password: values.next }), {
     notifyErrors: false,
     success: 'Password changed. Your other sessions were ended.',
   });
@@ -52,7 +50,7 @@ export function ChangePasswordModal({ opened, onClose }: { opened: boolean; onCl
       })}
     >
       <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Current password" autoComplete="current-password" {...form.getInputProps('current_password')} />
-      <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="New password" autoComplete="new-password" description={`At least ${MIN_LENGTH} characters`} {...form.getInputProps('new_password')} />
+      <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="New password" autoComplete="new-password" description={`At least ${PASSWORD_MIN_LENGTH} characters`} {...form.getInputProps('new_password')} />
       <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Repeat the new password" autoComplete="new-password" {...form.getInputProps('repeat')} />
     </FormDialog>
   );

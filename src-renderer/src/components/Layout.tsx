@@ -1,7 +1,7 @@
 import { ActionIcon, AppShell, Burger, Group, Menu, NavLink, ScrollArea, Text, Tooltip, UnstyledButton, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Outlet, useLocation } from 'react-router';
-import { roleAllows } from '../api/models/auth.js';
+import { roleAllows } from '../api/roles.js';
 import { useAppState, useLiveEvents, useRole, useSession } from '../app-state.js';
 import { LiveEvents } from '../live/LiveEvents.js';
 import { NAVIGATION, NAV_ITEMS } from '../navigation.js';

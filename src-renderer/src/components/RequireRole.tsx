@@ -1,6 +1,6 @@
 import { Alert } from '@mantine/core';
 import type { ReactNode } from 'react';
-import type { Role } from '../api/models/auth.js';
+import type { Role } from '@contracts/auth';
 import { useCan, useRole } from '../app-state.js';
 
 /** Renders the page for users with at least `role`; others learn which role it needs (instead of a 403 from every request). */

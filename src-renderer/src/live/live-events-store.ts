@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AppEvent } from '../api/models/system.js';
+import type { EventData as AppEvent } from '@contracts/events';
 
 /** How many live events the store keeps for the dashboard (newest first). */
 export const LIVE_EVENTS_KEPT = 100;

@@ -189,7 +189,7 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
     await open('/services/dns');
     await page.getByLabel('Port', { exact: true }).fill(String(dnsPort));
     await page.getByRole('button', { name: 'Save DNS settings' }).click();
-    await expect.poll(() => test.core.ctx.dns.settings.get().port).toBe(dnsPort);
+    await expect.poll(() => test.core.area('dns').settings.get().port).toBe(dnsPort);
 
     await page.getByRole('button', { name: 'New record' }).click();
     const dialog = page.getByRole('dialog', { name: 'New DNS record' });
@@ -212,17 +212,17 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
   it('starts and stops the DNS service from /services, which then answers the record over UDP', async () => {
     await open('/services');
     const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^dns\b/ }) });
-    if (test.core.ctx.services.get('dns').state !== 'running') {
+    if (test.core.kernel.services.get('dns').state !== 'running') {
       await row.getByRole('button', { name: 'Start dns', exact: true }).click();
       await row.getByText('running', { exact: true }).waitFor();
     }
-    expect(test.core.ctx.services.get('dns').listen.some((address) => address.endsWith(`${DNS_SERVER}:${dnsPort}`))).toBe(true);
+    expect(test.core.kernel.services.get('dns').listen.some((address) => address.endsWith(`${DNS_SERVER}:${dnsPort}`))).toBe(true);
     // A real query to the server the UI configured.
     await expect(resolveA('e2e-www.bootwright.local', dnsPort)).resolves.toEqual(['127.77.0.99']);
 
     await row.getByRole('button', { name: 'Stop dns', exact: true }).click();
     await row.getByText('stopped', { exact: true }).waitFor();
-    expect(test.core.ctx.services.get('dns').state).toBe('stopped');
+    expect(test.core.kernel.services.get('dns').state).toBe('stopped');
     await expect(resolveA('e2e-www.bootwright.local', dnsPort, DNS_SERVER, 500)).rejects.toThrow(/no DNS answer/);
     await shot('06-services-dns-stopped');
 
@@ -232,20 +232,20 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
     // The auto-start switch reaches the service manager.
     // Mantine draws the switch over a visually hidden checkbox: set it rather than click its box.
     await page.getByRole('switch', { name: 'Auto-start tftp' }).setChecked(false, { force: true });
-    await expect.poll(() => test.core.ctx.services.get('tftp').auto_start).toBe(false);
+    await expect.poll(() => test.core.kernel.services.get('tftp').auto_start).toBe(false);
     await shot('07-services');
   });
 
   it('saving DNS settings does not restart a server the operator stopped by hand', async () => {
-    await test.core.ctx.services.stop('dns');
-    expect(test.core.ctx.services.get('dns').auto_start).toBe(true);
+    await test.core.kernel.services.stop('dns');
+    expect(test.core.kernel.services.get('dns').auto_start).toBe(true);
     await open('/services/dns');
     const otherPort = await freeUdpTcpPort(DNS_SERVER);
     await page.getByLabel('Port', { exact: true }).fill(String(otherPort));
     await page.getByRole('button', { name: 'Save DNS settings' }).click();
-    await expect.poll(() => test.core.ctx.dns.settings.get().port).toBe(otherPort);
+    await expect.poll(() => test.core.area('dns').settings.get().port).toBe(otherPort);
     // The form sends `enabled` only when its switch changed; sent unchanged it would start the server again.
-    expect(test.core.ctx.services.get('dns').state).toBe('stopped');
+    expect(test.core.kernel.services.get('dns').state).toBe('stopped');
   });
 
   it('creates a profile and a host, and previews the host boot config', async () => {

@@ -52,7 +52,7 @@ describe('integer ids in paths', () => {
       expect(res.status, spelling).toBe(400);
       expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'params.id' }] });
     }
-    expect(t.core.ctx.dns.records.all().map((record) => record.id)).toEqual(expect.arrayContaining(ids));
+    expect(t.core.area('dns').records.all().map((record) => record.id)).toEqual(expect.arrayContaining(ids));
     expect((await api('DELETE', `/dns/records/${id}`)).status).toBe(200);
     expect((await api('GET', `/dns/records/${id}`)).status).toBe(404);
   });
@@ -96,7 +96,7 @@ describe('printable text in names and descriptions', () => {
       await expectRefused('POST', '/profiles', { name: text, boot_type: 'local' }, 'body.name');
       await expectRefused('POST', '/profiles', { name: `prof-${what}`, boot_type: 'local', description: text }, 'body.description', /printable/);
     }
-    expect(t.core.ctx.dns.records.all().filter((record) => record.name.startsWith('p-'))).toEqual([]);
+    expect(t.core.area('dns').records.all().filter((record) => record.name.startsWith('p-'))).toEqual([]);
   });
 
   it('keeps accepting any other Unicode text', async () => {
@@ -108,7 +108,7 @@ describe('printable text in names and descriptions', () => {
   });
 
   it('applies to records created without the API schema too (the domain check)', async () => {
-    await expect(t.core.ctx.dns.records.create({ name: 'direct', type: 'A', value: '10.0.0.1', comment: 'a\u202eb' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(t.core.area('dns').records.create({ name: 'direct', type: 'A', value: '10.0.0.1', comment: 'a\u202eb' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 });
 
@@ -124,7 +124,7 @@ describe('unicast MAC addresses', () => {
       await expectRefused('POST', '/access/blacklist', { mac }, 'body.mac', message);
       await expectRefused('POST', '/wol/schedule', { name: `wake-${what}`, macs: ['52:54:00:00:20:01', mac], cron: '0 6 * * 1' }, 'body.macs.1', message);
     }
-    expect(t.core.ctx.reservations.list()).toEqual([]);
+    expect(t.core.area('dhcp').reservations.list()).toEqual([]);
     // A locally administered unicast MAC (bit 1 set, bit 0 clear) is a NIC's.
     expect((await api('POST', '/dhcp/reservations', { mac: '02:00:00:00:30:01', ip: '10.50.0.30' })).status).toBe(201);
   });
@@ -144,7 +144,7 @@ describe('addresses that name no single machine', () => {
       ['AAAA', 'FF05::1:3', /multicast/],
     ];
     for (const [type, value, message] of cases) await expectRefused('POST', '/dns/records', { name: 'special', type, value }, 'body.value', message);
-    expect(t.core.ctx.dns.records.all().filter((record) => record.name === 'special')).toEqual([]);
+    expect(t.core.area('dns').records.all().filter((record) => record.name === 'special')).toEqual([]);
     expect((await api('POST', '/dns/records', { name: 'special', type: 'A', value: '10.0.0.255' })).status).toBe(201);
     expect((await api('POST', '/dns/records', { name: 'special', type: 'AAAA', value: '2001:db8::ff' })).status).toBe(201);
   });

@@ -180,7 +180,7 @@ async function apiWrite(method: string, path: string, payload: unknown): Promise
 /** Stored state a rejected request must not change: the store's files in memory (minus activity timestamps) and the leases. */
 function fingerprint(): string {
   const hash = createHash('sha256');
-  const store = t.core.ctx.store;
+  const store = t.core.kernel.store;
   hash.update(JSON.stringify(store.file('config').data));
   const auth = store.file('auth').data;
   hash.update(
@@ -189,7 +189,7 @@ function fingerprint(): string {
       key === 'last_seen_at' || key === 'last_used_at' ? undefined : value,
     ),
   );
-  for (const lease of t.core.ctx.leases.all()) hash.update(JSON.stringify(lease));
+  for (const lease of t.core.area('dhcp').leases.all()) hash.update(JSON.stringify(lease));
   return hash.digest('hex');
 }
 
@@ -281,8 +281,8 @@ async function ensureFixtures(rng: Rng): Promise<void> {
   await ensure('/access/blacklist', () => apiWrite('POST', '/access/blacklist', { mac: randomMac(rng) }));
   await ensure('/access/whitelist', () => apiWrite('POST', '/access/whitelist', { mac: randomMac(rng) }));
   await ensure('/access/unauthorized', async () => {
-    await t.core.ctx.access.recordUnauthorized({ mac: randomMac(rng), hostname: 'stranger' });
-    await t.core.ctx.access.unauthorizedSettled();
+    await t.core.area('dhcp').access.recordUnauthorized({ mac: randomMac(rng), hostname: 'stranger' });
+    await t.core.area('dhcp').access.unauthorizedSettled();
   });
   await ensure('/wol/schedules', () => apiWrite('POST', '/wol/schedule', { name: `seed-${n}`, macs: [randomMac(rng)], cron: '0 0 1 1 *' }));
   await ensure('/bmc/configs', () =>
@@ -309,8 +309,8 @@ const SEEDED_LEASES = [
 function restoreSeededLeases(): void {
   const now = Date.now();
   for (const { mac, ip } of SEEDED_LEASES) {
-    if (t.core.ctx.leases.get(mac)) continue;
-    t.core.ctx.leases.commit({ mac, ip, starts: now, expires: now + 3_600_000, hostname: 'leased', clientId: null, vendorClass: null, arch: null });
+    if (t.core.area('dhcp').leases.get(mac)) continue;
+    t.core.area('dhcp').leases.commit({ mac, ip, starts: now, expires: now + 3_600_000, hostname: 'leased', clientId: null, vendorClass: null, arch: null });
   }
 }
 
@@ -554,10 +554,10 @@ describe('write-route fuzzer', () => {
         if (Object.getOwnPropertyNames(Object.prototype).sort().join(',') !== prototypeKeys || ({} as Record<string, unknown>).polluted !== undefined) {
           note('Object.prototype was polluted');
         }
-        for (const service of t.core.ctx.services.list()) {
+        for (const service of t.core.kernel.services.list()) {
           if (service.name !== 'http' && service.state !== 'stopped') {
             note(`service ${service.name} is ${service.state}`);
-            await t.core.ctx.services.stop(service.name);
+            await t.core.kernel.services.stop(service.name);
           }
         }
       }

@@ -28,7 +28,7 @@ describe('audit log under unauthenticated floods', () => {
     const admin = await bearerHeaders(t.core, 'admin');
     return {
       list: async (query = '') => {
-        await t!.core.ctx.audit.flush();
+        await t!.core.kernel.audit.flush();
         const response = await t!.core.http.inject({ method: 'GET', url: `/api/v1/audit-logs${query}`, headers: admin });
         expect(response.statusCode, response.body).toBe(200);
         return response.json<AuditList>();
@@ -45,19 +45,19 @@ describe('audit log under unauthenticated floods', () => {
     const { username, password } = await createUser(t!.core, 'operator');
     await loginAs(t!.core, username, password);
     // Small limits so the flood overflows them many times over.
-    t!.core.ctx.audit.setRetention({ maxCount: 100, unauthenticatedMaxCount: 100, maxAgeDays: 180 });
+    t!.core.kernel.audit.setRetention({ maxCount: 100, unauthenticatedMaxCount: 100, maxAgeDays: 180 });
     for (let i = 0; i < 2000; i += 1) {
       const response = await anonymousPost(`10.9.${Math.floor(i / 250)}.${(i % 250) + 1}`);
       expect(response.statusCode).toBe(401);
     }
-    await t!.core.ctx.audit.prune();
+    await t!.core.kernel.audit.prune();
 
-    const stored = t!.core.ctx.audit.all();
+    const stored = t!.core.kernel.audit.all();
     expect(stored.filter((entry) => entry.action === 'auth.login' && entry.user === username && entry.outcome === 'success')).toHaveLength(1);
     expect(stored.length).toBeLessThanOrEqual(110);
     const logins = await list('?action=auth.login&authenticated=true');
     expect(logins.data.map((entry) => [entry.user, entry.outcome])).toEqual([[username, 'success']]);
-    expect(t!.core.ctx.audit.all().length).toBeLessThanOrEqual(110);
+    expect(t!.core.kernel.audit.all().length).toBeLessThanOrEqual(110);
     const anonymous = await list('?authenticated=false');
     expect(anonymous.meta.total).toBeLessThanOrEqual(110);
     expect(anonymous.data[0]).toMatchObject({ user: 'anonymous', action: 'unauthenticated', count: 1, status: 401, authenticated: false });

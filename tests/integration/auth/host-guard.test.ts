@@ -40,6 +40,17 @@ describe('DNS-rebinding guard (Host header)', () => {
     expect(response.statusCode).toBe(200);
   });
 
+  // The auth area adds general.allowed_hosts as a source of the guard when it is created (auth/index.ts).
+  it('accepts the names of general.allowed_hosts, IPv6 literals in brackets', async () => {
+    t = await createTestCore();
+    const core = t.core;
+    await core.kernel.settings.update({ general: { allowed_hosts: ['pxe.example.org', 'fd00::53'] } });
+    const get = (host: string) => core.http.inject({ method: 'GET', url: '/api/v1/openapi.json', headers: { host } });
+    expect((await get('pxe.example.org:8080')).statusCode).toBe(200);
+    expect((await get('[fd00::53]:8080')).statusCode).toBe(200);
+    expect((await get('other.example.org')).statusCode).toBe(403);
+  });
+
   it('passes real socket requests to the listening address and IPC requests', async () => {
     t = await createTestCore();
     await t.core.start();

@@ -35,7 +35,7 @@ describe('first-start admin', () => {
 
     const third = await open(dir);
     await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
-    expect(third.core.ctx.auth.users.size).toBe(1);
+    expect(third.core.area('auth').users.size).toBe(1);
     await loginAs(third.core, 'admin', password);
   });
 

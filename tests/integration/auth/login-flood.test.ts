@@ -105,7 +105,7 @@ describe('login flood protection', () => {
     // 2 hashing, 3 waiting, 4 refused without hashing.
     expect([...settled.values()]).toEqual([429, 429, 429, 429]);
     expect(derive.calls - before).toBe(2);
-    expect(t.core.ctx.auth.hasher.stats).toMatchObject({ running: 2, waiting: 3 });
+    expect(t.core.area('auth').hasher.stats).toMatchObject({ running: 2, waiting: 3 });
     const refused = await pending[[...settled.keys()][0]!]!;
     expect(refused.headers['retry-after']).toBe('1');
     expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
@@ -127,10 +127,10 @@ describe('login flood protection', () => {
     refused.forEach((promise, index) => void promise.then(() => answered.push(index)));
     // Three are answered at once; two wait for the delay.
     await waitFor(() => answered.length === 3);
-    expect(t.core.ctx.auth.refusalDelay.held).toBe(2);
+    expect(t.core.area('auth').refusalDelay.held).toBe(2);
     const statuses = (await Promise.all(refused)).map((response) => response.statusCode);
     expect(statuses).toEqual([429, 429, 429, 429, 429]);
-    expect(t.core.ctx.auth.refusalDelay.held).toBe(0);
+    expect(t.core.area('auth').refusalDelay.held).toBe(0);
   });
 
   it('completes durable writes and admin password work while login hashes are held', async () => {
@@ -139,7 +139,7 @@ describe('login flood protection', () => {
     const admin = await bearerHeaders(t.core, 'admin');
     derive.hold = true;
     const logins = Array.from({ length: 4 }, (_, i) => login(randomName(), 'wrong-password', `203.0.113.${i + 1}`));
-    await waitFor(() => derive.holding === 2 && t!.core.ctx.auth.hasher.stats.waiting === 2);
+    await waitFor(() => derive.holding === 2 && t!.core.area('auth').hasher.stats.waiting === 2);
 
     // The store's write path does not wait for the hasher.
     const created = await t.core.http.inject({

@@ -115,7 +115,7 @@ describe('login, session and logout over HTTP', () => {
       expect(setCookies(response)).toEqual([]);
       expect(await response.json()).toEqual({ success: false, code: 'UNAUTHENTICATED', error: 'invalid username or password' });
     }
-    await core.core.ctx.auth.users.update(user.id, { disabled: true });
+    await core.core.area('auth').users.update(user.id, { disabled: true });
     const disabled = await post(core, '/api/v1/auth/login', { username, password });
     expect(disabled.status).toBe(401);
     expect(await disabled.json()).toMatchObject({ error: 'invalid username or password' });
@@ -141,7 +141,7 @@ describe('login, session and logout over HTTP', () => {
     await t.core.http.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { cookie } });
 
     expect(seen).toEqual([null, username]);
-    const events = t.core.ctx.events.all().filter((event) => event.kind.startsWith('auth.'));
+    const events = t.core.kernel.events.all().filter((event) => event.kind.startsWith('auth.'));
     expect(events.map((event) => [event.kind, event.level])).toEqual([
       ['auth.login_failed', 'warn'],
       ['auth.login', 'info'],

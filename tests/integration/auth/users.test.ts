@@ -61,7 +61,7 @@ describe('/users', () => {
   });
 
   it('refuses to delete, demote or disable the last enabled admin (409)', async () => {
-    const admins = t.core.ctx.auth.users.list({ q: 'admin' }).data.filter((u) => u.role === 'admin');
+    const admins = t.core.area('auth').users.list({ q: 'admin' }).data.filter((u) => u.role === 'admin');
     // The first-start admin and the helper's admin: disable one, then the other is the last.
     const [first, second] = admins;
     expect((await call('PUT', `/api/v1/users/${first!.id}`, { disabled: true })).statusCode).toBe(200);
@@ -117,7 +117,7 @@ describe('/users', () => {
       const viaIpc = await t.core.ipc.invoke({ method: 'PUT', path: '/api/v1/users/me/password', body: { current_password: 'whatever', new_password: 'brand-new-pass' } });
       expect(viaIpc.status).toBe(400);
       expect(viaIpc.body).toMatchObject({ success: false, code: 'BAD_REQUEST', error: expect.stringContaining('desktop (IPC) user has no password') });
-      const token = await t.core.ctx.auth.tokens.create({ name: 't', role: 'admin' }, null);
+      const token = await t.core.area('auth').tokens.create({ name: 't', role: 'admin' }, null);
       const viaToken = await call('PUT', '/api/v1/users/me/password', { current_password: 'whatever', new_password: 'brand-new-pass' }, { authorization: `Bearer ${token.secret}` });
       expect(viaToken.statusCode).toBe(400);
       expect(viaToken.json().error).toContain('API token');

@@ -35,10 +35,10 @@ async function api(t: TestCore, method: 'GET' | 'POST', url: string, body?: unkn
 describe('boot loaders', () => {
   it('copies the bundled files into the boot root at start, byte for byte', async () => {
     const t = await started();
-    const root = t.core.ctx.bootFiles.root;
+    const root = t.core.area('boot-files').files.root;
     for (const name of ['undionly.kpxe', 'ipxe.pxe', 'ipxe.efi', 'snponly.efi']) {
       const installed = await readFile(path.join(root, name));
-      expect(installed.equals(await readFile(path.join(t.core.ctx.bootloaders.sourceDir, name))), name).toBe(true);
+      expect(installed.equals(await readFile(path.join(t.core.area('boot-files').bootloaders.sourceDir, name))), name).toBe(true);
     }
   });
 
@@ -50,7 +50,7 @@ describe('boot loaders', () => {
     const efi = files.find((file) => file.name === 'ipxe.efi')!;
     expect(efi).toMatchObject({ architecture: 'uefi-x64', present: true, source: { package: 'ipxe' } });
     expect(efi.sha256).toMatch(/^[0-9a-f]{64}$/);
-    await rm(path.join(t.core.ctx.bootFiles.root, 'ipxe.efi'));
+    await rm(path.join(t.core.area('boot-files').files.root, 'ipxe.efi'));
     const after = (await api(t, 'GET', '/bootloader/files')).body.data as { name: string; present: boolean }[];
     expect(after.find((file) => file.name === 'ipxe.efi')?.present).toBe(false);
   });
@@ -73,14 +73,14 @@ describe('boot loaders', () => {
 
   it('finds missing, empty, corrupted and wrong-format files, each with a fix', async () => {
     const t = await started();
-    const root = t.core.ctx.bootFiles.root;
+    const root = t.core.area('boot-files').files.root;
     await rm(path.join(root, 'undionly.kpxe'));
     await truncate(path.join(root, 'ipxe.pxe'), 0);
     const efi = await readFile(path.join(root, 'ipxe.efi'));
     efi[efi.length - 1] = efi[efi.length - 1]! ^ 0xff;
     await writeFile(path.join(root, 'ipxe.efi'), efi);
     // A BIOS program where UEFI clients expect a PE image.
-    await copyFile(path.join(t.core.ctx.bootloaders.sourceDir, 'ipxe.pxe'), path.join(root, 'ipxe-arm64.efi'));
+    await copyFile(path.join(t.core.area('boot-files').bootloaders.sourceDir, 'ipxe.pxe'), path.join(root, 'ipxe-arm64.efi'));
 
     const report = (await api(t, 'GET', '/bootloader/check')).body.data as { ok: boolean; files: Check[] };
     expect(report.ok).toBe(false);
@@ -93,7 +93,7 @@ describe('boot loaders', () => {
     expect(missing).toMatchObject({ severity: 'error', fix: expect.stringContaining('restart the TFTP service') });
 
     // The fix works: restarting TFTP copies the missing bundled file back.
-    await t.core.ctx.services.restart('tftp');
+    await t.core.kernel.services.restart('tftp');
     const again = (await api(t, 'GET', '/bootloader/check')).body.data as { files: Check[] };
     expect(again.files.find((file) => file.name === 'undionly.kpxe')?.ok).toBe(true);
   });

@@ -36,7 +36,7 @@ let t: TestCore;
 let base: string;
 beforeAll(async () => {
   t = await createTestCore({ nicReader: () => [] });
-  const root = t.core.ctx.bootFiles.root;
+  const root = t.core.area('boot-files').files.root;
   await mkdir(path.join(root, 'images'), { recursive: true });
   await writeFile(path.join(root, 'images', 'initrd.img'), BIG);
   await writeFile(path.join(root, 'hello.ipxe'), '#!ipxe\necho hello\n');
@@ -53,7 +53,7 @@ afterAll(async () => t?.close());
 
 /** The transfer events of one file under images/. */
 function transferEvents(name: string): AppEvent[] {
-  return t.core.ctx.events.all().filter((event) => event.kind.startsWith('http.transfer.') && (event.detail as { file?: string }).file === `images/${name}`);
+  return t.core.kernel.events.all().filter((event) => event.kind.startsWith('http.transfer.') && (event.detail as { file?: string }).file === `images/${name}`);
 }
 
 /** Waits for at least `count` transfer events of one file and returns them all. */
@@ -116,7 +116,7 @@ async function openDescriptors(): Promise<number> {
 /** A server with the boot plugin alone, on the test core's boot root, with the sendfile settings a test needs. */
 async function pluginServer(options: HttpBootOptions): Promise<{ app: FastifyInstance; base: string }> {
   const app = Fastify({ logger: false, forceCloseConnections: true });
-  await app.register(httpBootPlugin({ bootFiles: t.core.ctx.bootFiles, metrics: t.core.ctx.metrics, events: t.core.ctx.events, log: t.core.ctx.log }, options));
+  await app.register(httpBootPlugin({ bootFiles: t.core.area('boot-files').files, metrics: t.core.kernel.metrics, events: t.core.kernel.events, log: t.core.kernel.log }, options));
   await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/boot` };
 }
@@ -246,7 +246,7 @@ describe('HTTP boot over sendfile(2)', () => {
   it('counts each response once in bootwright_http_boot_responses_total', async () => {
     // Read as numbers at once: prom-client hands out its live sample objects.
     const count = async (status: string) => {
-      const metric = await t.core.ctx.metrics.registry.getSingleMetric('bootwright_http_boot_responses_total')!.get();
+      const metric = await t.core.kernel.metrics.registry.getSingleMetric('bootwright_http_boot_responses_total')!.get();
       return metric.values.find((value) => value.labels.status === status)?.value ?? 0;
     };
     const [ok, partial] = [await count('200'), await count('206')];
@@ -353,8 +353,8 @@ describe.runIf(hasOpenssl)('HTTP boot over TLS', () => {
       stdio: 'ignore',
     });
     tls = await createTestCore({ nicReader: () => [], config: { tlsCert: cert, tlsKey: key } });
-    await mkdir(path.join(tls.core.ctx.bootFiles.root, 'images'), { recursive: true });
-    await writeFile(path.join(tls.core.ctx.bootFiles.root, 'images', 'initrd.img'), BIG);
+    await mkdir(path.join(tls.core.area('boot-files').files.root, 'images'), { recursive: true });
+    await writeFile(path.join(tls.core.area('boot-files').files.root, 'images', 'initrd.img'), BIG);
     await tls.core.start();
     tlsBase = `${tls.core.url()}/boot`;
   });
@@ -365,7 +365,7 @@ describe.runIf(hasOpenssl)('HTTP boot over TLS', () => {
 
   it('falls back to streaming (sendfile would bypass the encryption) and still sends whole files and ranges', async () => {
     expect(tlsBase).toMatch(/^https:/);
-    const events = () => tls.core.ctx.events.all().filter((event) => event.kind.startsWith('http.transfer.'));
+    const events = () => tls.core.kernel.events.all().filter((event) => event.kind.startsWith('http.transfer.'));
     const whole = await download(`${tlsBase}/images/initrd.img`);
     expect(whole.status).toBe(200);
     expect(sha256(whole.body)).toBe(BIG_SHA);

@@ -17,7 +17,7 @@ let base: string;
 let root: string;
 beforeAll(async () => {
   t = await createTestCore({ nicReader: () => [] });
-  root = t.core.ctx.bootFiles.root;
+  root = t.core.area('boot-files').files.root;
   await mkdir(path.join(root, 'images'), { recursive: true });
   await writeFile(path.join(root, 'images', 'initrd.img'), BIG);
   // Sparse, larger than any socket buffers: a client that aborts after the first chunk really misses the end
@@ -59,7 +59,7 @@ describe('HTTP boot files under /boot/ (public)', () => {
   });
 
   it('reports a whole transfer as http.transfer.completed and an abandoned one as http.transfer.failed', async () => {
-    const kinds = () => t.core.ctx.events.all().filter((event) => event.kind.startsWith('http.transfer.'));
+    const kinds = () => t.core.kernel.events.all().filter((event) => event.kind.startsWith('http.transfer.'));
     const before = kinds().length;
     await (await fetch(`${base}/images/initrd.img`)).arrayBuffer();
     await waitFor(() => kinds().length > before);
@@ -155,7 +155,7 @@ describe('HTTP boot files under /boot/ (public)', () => {
 
   it('serves virtual files per request with the query, before the disk, never cached', async () => {
     let count = 0;
-    const remove = t.core.ctx.bootFiles.addVirtualProvider({
+    const remove = t.core.area('boot-files').files.addVirtualProvider({
       async resolve(file, client) {
         if (file !== 'test/generated.ipxe' && file !== 'hello.ipxe') return null;
         count++;
@@ -179,7 +179,7 @@ describe('HTTP boot files under /boot/ (public)', () => {
   });
 
   it('answers 500 when a provider fails, without leaking the error', async () => {
-    const remove = t.core.ctx.bootFiles.addVirtualProvider({
+    const remove = t.core.area('boot-files').files.addVirtualProvider({
       async resolve(file) {
         if (file === 'test/broken.ipxe') throw new Error('secret template detail');
         return null;

@@ -10,7 +10,7 @@ let port: number;
 beforeAll(async () => {
   t = await createTestCore();
   // A real listening port (rendered scripts must name it); only HTTP, not the auto-start servers.
-  await t.core.ctx.services.start('http');
+  await t.core.kernel.services.start('http');
   port = Number(new URL(t.core.url()).port);
 });
 afterAll(async () => t.close());
@@ -29,7 +29,7 @@ async function ok(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknow
 
 /** Fetches a boot path the way the TFTP and HTTP servers do: through the boot files' lookup. */
 async function fetchBoot(path: string, query = '', ip = '127.0.0.1', protocol: BootClient['protocol'] = 'http'): Promise<string> {
-  const found = await t.core.ctx.bootFiles.lookup(path, { ip, protocol, query: new URLSearchParams(query) });
+  const found = await t.core.area('boot-files').files.lookup(path, { ip, protocol, query: new URLSearchParams(query) });
   if (found.kind !== 'virtual') throw new Error(`${path} is not a virtual file: ${JSON.stringify(found)}`);
   expect(found.contentType).toMatch(/^text\/plain/);
   return found.content.toString('utf8');
@@ -41,11 +41,11 @@ function identity(mac: string, extra = ''): string {
 }
 
 function eventsSince(id: number, kind?: string): AppEvent[] {
-  return t.core.ctx.events.since(id).filter((event) => kind === undefined || event.kind === kind);
+  return t.core.kernel.events.since(id).filter((event) => kind === undefined || event.kind === kind);
 }
 
 function lastEventId(): number {
-  return t.core.ctx.events.all().at(-1)?.id ?? 0;
+  return t.core.kernel.events.all().at(-1)?.id ?? 0;
 }
 
 let macCounter = 0;
@@ -55,7 +55,7 @@ function nextMac(): string {
 }
 
 beforeEach(async () => {
-  await t.core.ctx.settings.update({ netboot: { default_action: 'menu', default_profile_id: null, record_unknown_hosts: true, menu_timeout_seconds: 10 } });
+  await t.core.kernel.settings.update({ netboot: { default_action: 'menu', default_profile_id: null, record_unknown_hosts: true, menu_timeout_seconds: 10 } });
 });
 
 describe('the iPXE entry script', () => {
@@ -115,7 +115,7 @@ describe('a known host', () => {
     expect(script).toContain(`initrd --name initrd0 ${base}/debian/bookworm/initrd.gz`);
     expect(script).toMatch(/\nboot\n$/);
 
-    const stored = t.core.ctx.hosts.get(host.id as number)!;
+    const stored = t.core.area('hosts').get(host.id as number)!;
     expect(stored).toMatchObject({ last_seen_ip: '127.0.0.1', arch: 'x86_64', platform: 'efi' });
     expect(Date.now() - Date.parse(stored.last_boot_at!)).toBeLessThan(60_000);
     const served = eventsSince(before, 'boot.script_served');
@@ -186,7 +186,7 @@ describe('an unknown machine', () => {
     expect(script).toMatch(/item p\d+ Zeta menu entry/);
     expect(script).toContain('choose --timeout 10000 --default local bw-choice');
 
-    const discovered = t.core.ctx.hosts.all().filter((host) => host.mac === mac);
+    const discovered = t.core.area('hosts').all().filter((host) => host.mac === mac);
     expect(discovered).toHaveLength(1);
     expect(discovered[0]).toMatchObject({ discovered: true, enabled: true, profile_id: null, arch: 'x86_64', platform: 'efi', last_seen_ip: '127.0.0.1' });
     const events = eventsSince(before);
@@ -209,14 +209,14 @@ describe('an unknown machine', () => {
     const local = await fetchBoot('ipxe/boot.ipxe', identity(mac));
     expect(local).toContain('exit 0');
     expect(local).toContain('netboot default is the local disk');
-    expect(t.core.ctx.hosts.findByMac(mac)).toBeUndefined();
+    expect(t.core.area('hosts').findByMac(mac)).toBeUndefined();
   });
 });
 
 describe('refusals and failures at boot', () => {
   it('answers a denied MAC with a script that prints "access denied" and returns to the firmware', async () => {
     const mac = nextMac();
-    await t.core.ctx.access.add('blacklist', { mac });
+    await t.core.area('dhcp').access.add('blacklist', { mac });
     const before = lastEventId();
     const script = await fetchBoot('ipxe/boot.ipxe', identity(mac));
     expect(lintIpxeScript(script)).toEqual([]);
@@ -225,7 +225,7 @@ describe('refusals and failures at boot', () => {
     expect(eventsSince(before, 'boot.denied')).toHaveLength(1);
     expect(eventsSince(before, 'boot.denied')[0]).toMatchObject({ mac, level: 'warn' });
     expect(eventsSince(before, 'boot.script_served')).toHaveLength(0);
-    expect(t.core.ctx.hosts.findByMac(mac)).toBeUndefined();
+    expect(t.core.area('hosts').findByMac(mac)).toBeUndefined();
   });
 
   it('serves a fallback that shows the error and retries when a template fails for this host', async () => {
@@ -259,7 +259,7 @@ describe('refusals and failures at boot', () => {
   });
 
   it('leaves other paths to the disk', async () => {
-    const found = await t.core.ctx.bootFiles.lookup('ipxe/other.ipxe', { ip: '127.0.0.1', protocol: 'http', query: new URLSearchParams() });
+    const found = await t.core.area('boot-files').files.lookup('ipxe/other.ipxe', { ip: '127.0.0.1', protocol: 'http', query: new URLSearchParams() });
     expect(found.kind).not.toBe('virtual');
   });
 });
@@ -271,10 +271,10 @@ describe('boot-config preview', () => {
     const preview = (await api('GET', `/hosts/${String(host.id)}/boot-config`)).body.data;
     expect(preview).toMatchObject({ action: 'menu', reason: 'global_default', profile: null, client_ip: null });
     expect(lintIpxeScript(String(preview.script))).toEqual([]);
-    await t.core.ctx.access.add('blacklist', { mac });
+    await t.core.area('dhcp').access.add('blacklist', { mac });
     expect((await api('GET', `/hosts/${String(host.id)}/boot-config`)).body.data).toMatchObject({ action: 'denied', reason: 'access_denied' });
     expect((await api('GET', '/hosts/999999/boot-config')).status).toBe(404);
     // The preview records nothing.
-    expect(t.core.ctx.hosts.get(host.id as number)!.last_boot_at).toBeNull();
+    expect(t.core.area('hosts').get(host.id as number)!.last_boot_at).toBeNull();
   });
 });

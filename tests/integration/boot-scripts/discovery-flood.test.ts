@@ -17,8 +17,8 @@ let now = Date.parse('2030-06-01T12:00:00.000Z');
 beforeAll(async () => {
   // The hosts' clock stands still unless the test moves it, so the token buckets do not refill mid-test.
   t = await createTestCore({ hostsClock: () => new Date(now) });
-  await t.core.ctx.services.start('http');
-  await t.core.ctx.settings.update({ netboot: { default_action: 'menu', default_profile_id: null, record_unknown_hosts: true, menu_timeout_seconds: 10 } });
+  await t.core.kernel.services.start('http');
+  await t.core.kernel.settings.update({ netboot: { default_action: 'menu', default_profile_id: null, record_unknown_hosts: true, menu_timeout_seconds: 10 } });
 });
 afterAll(async () => t.close());
 
@@ -52,33 +52,33 @@ async function flood(count: number, batch: number, one: (i: number) => Promise<{
 
 describe('a flood of boot requests', () => {
   it('of 200 unknown MACs from 20 addresses records at most the global rate (30), serves all 200 and warns once', async () => {
-    const before = t.core.ctx.events.all().at(-1)?.id ?? 0;
+    const before = t.core.kernel.events.all().at(-1)?.id ?? 0;
     const answers = await flood(200, 20, (i) => bootRequest(`mac=${mac(i)}&arch=x86_64&platform=efi`, `127.0.0.${10 + (i % 20)}`));
     expect(answers.map((answer) => answer.status)).toEqual(Array(200).fill(200));
     expect(answers.every((answer) => answer.text.startsWith('#!ipxe') && answer.text.includes('menu Bootwright boot menu'))).toBe(true);
 
-    const discovered = t.core.ctx.hosts.all().filter((host) => host.discovered);
+    const discovered = t.core.area('hosts').all().filter((host) => host.discovered);
     expect(discovered).toHaveLength(30);
-    const events = t.core.ctx.events.since(before);
+    const events = t.core.kernel.events.since(before);
     expect(events.filter((event) => event.kind === 'host.discovered')).toHaveLength(30);
     expect(events.filter((event) => event.kind === 'boot.script_served')).toHaveLength(200);
     const limited = events.filter((event) => event.kind === 'host.discovery_limited');
     expect(limited).toHaveLength(1);
     expect(limited[0]).toMatchObject({ level: 'warn', detail: { reason: 'rate_global', refused: 1 } });
     // The unrecorded machines still got the netboot default (no host needed to boot).
-    expect(t.core.ctx.hosts.findByMac(mac(199))).toBeUndefined();
+    expect(t.core.area('hosts').findByMac(mac(199))).toBeUndefined();
   });
 
   it('of 100 boots of one known MAC writes the store a bounded number of times; a changed address is recorded at once', async () => {
     now += 120_000;
-    const known = await t.core.ctx.hosts.create({ mac: '52:54:00:f1:00:01', hostname: 'flooded' });
-    const writes = await countConfigWrites(t.core.ctx.store, () => flood(100, 10, () => bootRequest(`mac=${known.mac}&arch=x86_64&platform=efi`, '127.0.0.5')));
+    const known = await t.core.area('hosts').create({ mac: '52:54:00:f1:00:01', hostname: 'flooded' });
+    const writes = await countConfigWrites(t.core.kernel.store, () => flood(100, 10, () => bootRequest(`mac=${known.mac}&arch=x86_64&platform=efi`, '127.0.0.5')));
     expect(writes).toBeGreaterThanOrEqual(1);
     expect(writes).toBeLessThanOrEqual(2);
-    expect(t.core.ctx.hosts.get(known.id)).toMatchObject({ last_seen_ip: '127.0.0.5', arch: 'x86_64', platform: 'efi', last_boot_at: new Date(now).toISOString() });
+    expect(t.core.area('hosts').get(known.id)).toMatchObject({ last_seen_ip: '127.0.0.5', arch: 'x86_64', platform: 'efi', last_boot_at: new Date(now).toISOString() });
 
-    const moved = await countConfigWrites(t.core.ctx.store, () => bootRequest(`mac=${known.mac}&arch=x86_64&platform=efi`, '127.0.0.6'));
+    const moved = await countConfigWrites(t.core.kernel.store, () => bootRequest(`mac=${known.mac}&arch=x86_64&platform=efi`, '127.0.0.6'));
     expect(moved).toBe(1);
-    expect(t.core.ctx.hosts.get(known.id)).toMatchObject({ last_seen_ip: '127.0.0.6' });
+    expect(t.core.area('hosts').get(known.id)).toMatchObject({ last_seen_ip: '127.0.0.6' });
   });
 });

@@ -27,7 +27,7 @@ let viewer: { authorization: string };
 
 beforeAll(async () => {
   t = await createTestCore();
-  await t.core.ctx.services.start('http');
+  await t.core.kernel.services.start('http');
   base = t.core.url();
   viewer = await bearerHeaders(t.core, 'viewer');
 });
@@ -53,7 +53,7 @@ describe('a hostile profile script', () => {
     const created = await api('POST', '/profiles', { name: 'hostile', boot_type: 'ipxe_script', script: HOSTILE });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const profileId = Number(created.body.data.id);
-    await t.core.ctx.settings.update({ netboot: { default_action: 'profile', default_profile_id: profileId, record_unknown_hosts: true, menu_timeout_seconds: 10 } });
+    await t.core.kernel.settings.update({ netboot: { default_action: 'profile', default_profile_id: profileId, record_unknown_hosts: true, menu_timeout_seconds: 10 } });
 
     // Warm the status route, so the probes below time the concurrency and not a first call.
     expect((await fetch(`${base}/api/v1/status`, { headers: viewer })).status).toBe(200);
@@ -97,7 +97,7 @@ describe('a hostile profile script', () => {
     // The API kept answering while the hostile render ran (before the fix it waited for the whole render).
     expect(answeredDuringRender.length).toBeGreaterThan(0);
 
-    const failed = t.core.ctx.events.all().filter((event) => event.kind === 'boot.script_failed').at(-1);
+    const failed = t.core.kernel.events.all().filter((event) => event.kind === 'boot.script_failed').at(-1);
     expect(failed?.detail).toMatchObject({ profile_id: profileId });
     expect(String(failed?.detail?.error)).toContain(KILLED);
 
@@ -114,7 +114,7 @@ describe('a hostile profile script', () => {
     const res = await fetch(`${base}/boot/ipxe/entry.ipxe`);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('chain --autofree ${bw-script} && exit 0 ||');
-    const failed = t.core.ctx.events.all().filter((event) => event.kind === 'boot.script_failed').at(-1);
+    const failed = t.core.kernel.events.all().filter((event) => event.kind === 'boot.script_failed').at(-1);
     expect(failed?.detail).toMatchObject({ script: 'entry' });
     expect(String(failed?.detail?.error)).toContain(KILLED);
     await api('PUT', '/services/ipxe-script', { reset: true });

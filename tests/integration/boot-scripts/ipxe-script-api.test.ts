@@ -17,7 +17,7 @@ async function call(method: 'GET' | 'PUT', payload?: unknown, role: Role = 'oper
 }
 
 async function entryScript(): Promise<string> {
-  const found = await t.core.ctx.bootFiles.lookup('ipxe/entry.ipxe', { ip: '127.0.0.1', protocol: 'http', query: new URLSearchParams() });
+  const found = await t.core.area('boot-files').files.lookup('ipxe/entry.ipxe', { ip: '127.0.0.1', protocol: 'http', query: new URLSearchParams() });
   if (found.kind !== 'virtual') throw new Error('entry script is not served');
   return found.content.toString('utf8');
 }

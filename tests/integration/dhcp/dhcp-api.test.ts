@@ -158,7 +158,7 @@ describe('/dhcp/reservations', () => {
   });
 
   it('links reservations to hosts through setForHost and removeForHost', async () => {
-    const { reservations } = t.core.ctx;
+    const { reservations } = t.core.area('dhcp');
     await reservations.setForHost({ id: 7, mac: '52:54:00:00:00:07', ip: '10.50.0.70', hostname: 'h7' });
     expect(reservations.forHost(7)).toMatchObject({ ip: '10.50.0.70', host_id: 7 });
     await reservations.setForHost({ id: 7, mac: '52:54:00:00:00:07', ip: '10.50.0.71', hostname: 'h7' });
@@ -190,7 +190,7 @@ describe('/access', () => {
   });
 
   it('isAllowed follows the lists and the access mode', async () => {
-    const { access } = t.core.ctx;
+    const { access } = t.core.area('dhcp');
     await api('POST', '/access/blacklist', { mac: '52:54:00:00:00:01' });
     await api('POST', '/access/whitelist', { mac: '52:54:00:00:00:02' });
     expect(access.isAllowed('52-54-00-00-00-01')).toBe(false);
@@ -202,7 +202,7 @@ describe('/access', () => {
   });
 
   it('lists unauthorized devices and moves them to a list, one result per id', async () => {
-    const { access } = t.core.ctx;
+    const { access } = t.core.area('dhcp');
     await access.recordUnauthorized({ mac: '52:54:00:00:00:11', vendor_class: 'PXEClient', arch: 7, hostname: 'a' });
     await access.recordUnauthorized({ mac: '52:54:00:00:00:11' });
     await access.recordUnauthorized({ mac: '52:54:00:00:00:12' });
@@ -231,12 +231,12 @@ describe('/access', () => {
 describe('/leases', () => {
   beforeEach(async () => {
     await api('PUT', '/services/dhcp', { subnets: [subnetConfig({ ranges: [{ start: '10.50.0.100', end: '10.50.0.199' }] }), subnetConfig({ subnet: '10.60.0.0/24', ranges: [{ start: '10.60.0.10', end: '10.60.0.19' }], router: null })] });
-    const { leases } = t.core.ctx;
+    const { leases } = t.core.area('dhcp');
     for (let n = 1; n <= 5; n += 1) leases.commit(lease(n));
     leases.commit(lease(6, { expires: Date.now() - 1000 }));
     leases.commit(lease(7, { ip: (10 << 24) + (60 << 16) + 10, hostname: null }));
     await leases.durable();
-    await t.core.ctx.reservations.create({ mac: lease(1).mac, ip: '10.50.0.101' });
+    await t.core.area('dhcp').reservations.create({ mac: lease(1).mac, ip: '10.50.0.101' });
   });
 
   it('lists leases with state and subnet filters, search, sort and paging', async () => {

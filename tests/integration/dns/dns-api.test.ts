@@ -48,12 +48,12 @@ describe('/dns/records', () => {
     expect(removed.body.data.id).toBe(id);
     expect((await call('GET', `/dns/records/${id}`)).status).toBe(404);
 
-    const kinds = t.core.ctx.store.collection<{ id: number; kind: string; created_at: string; updated_at: string }>('events', 'events').all().map((event) => event.kind);
+    const kinds = t.core.kernel.store.collection<{ id: number; kind: string; created_at: string; updated_at: string }>('events', 'events').all().map((event) => event.kind);
     expect(kinds).toEqual(expect.arrayContaining(['dns.record.created', 'dns.record.updated', 'dns.record.deleted']));
   });
 
   it('validates per type with a 400 naming the field, and changes nothing', async () => {
-    const before = t.core.ctx.dns.records.all().length;
+    const before = t.core.area('dns').records.all().length;
     const cases: [unknown, string][] = [
       [{ name: 'a', type: 'A', value: 'not-an-ip' }, 'body.value'],
       [{ name: 'a', type: 'AAAA', value: '10.0.0.1' }, 'body.value'],
@@ -71,7 +71,7 @@ describe('/dns/records', () => {
       expect(response.status, JSON.stringify(payload)).toBe(400);
       expect(JSON.stringify(response.body), JSON.stringify(payload)).toContain(field);
     }
-    expect(t.core.ctx.dns.records.all()).toHaveLength(before);
+    expect(t.core.area('dns').records.all()).toHaveLength(before);
   });
 
   it('409 for exact duplicates and for a CNAME sharing its name', async () => {
@@ -111,28 +111,28 @@ describe('/services/dns', () => {
     const saved = await call('PUT', '/services/dns', { port, local_domain: 'Lab.Test.', upstream: '127.0.0.1:5353 [::1]:5353' });
     expect(saved.body.data).toEqual({ enabled: true, port, local_domain: 'lab.test', upstream: '127.0.0.1:5353 [::1]:5353' });
     expect((await call('POST', '/services/dns/start')).body.data.state).toBe('running');
-    const startedAt = t.core.ctx.services.get('dns').started_at;
+    const startedAt = t.core.kernel.services.get('dns').started_at;
     expect((await query('lab.test', 'SOA', { port })).answers).toMatchObject([{ type: 'SOA', name: 'lab.test' }]);
 
     const port2 = await freeDnsPort();
     await call('PUT', '/services/dns', { port: port2 });
-    const status = t.core.ctx.services.get('dns');
+    const status = t.core.kernel.services.get('dns');
     expect(status.state).toBe('running');
     expect(status.listen).toContain(`udp ${SUBNET_A.server}:${port2}`);
     expect(status.started_at).not.toBe(startedAt);
 
     const disabled = await call('PUT', '/services/dns', { enabled: false });
     expect(disabled.body.data.enabled).toBe(false);
-    expect(t.core.ctx.services.get('dns')).toMatchObject({ state: 'stopped', auto_start: false });
+    expect(t.core.kernel.services.get('dns')).toMatchObject({ state: 'stopped', auto_start: false });
 
     await call('PUT', '/services/dns', { enabled: true });
-    expect(t.core.ctx.services.get('dns')).toMatchObject({ state: 'running', auto_start: true });
+    expect(t.core.kernel.services.get('dns')).toMatchObject({ state: 'running', auto_start: true });
     expect((await call('GET', '/services/dns')).body.data.enabled).toBe(true);
   });
 
   it('enabled true starts DNS and turns auto-start on after a manual stop and auto-start off, like TFTP', async () => {
     await call('PUT', '/services/dns', { port: await freeDnsPort(), enabled: true });
-    expect(t.core.ctx.services.get('dns').state).toBe('running');
+    expect(t.core.kernel.services.get('dns').state).toBe('running');
     expect((await call('POST', '/services/dns/stop')).body.data.state).toBe('stopped');
     expect((await call('PUT', '/services/dns/auto-start', { auto_start: false })).body.data.auto_start).toBe(false);
     // `enabled` is the auto-start flag, as for TFTP (it once showed a separate stored flag, still true here).
@@ -140,11 +140,11 @@ describe('/services/dns', () => {
 
     const enabled = await call('PUT', '/services/dns', { enabled: true });
     expect(enabled.status).toBe(200);
-    expect(t.core.ctx.services.get('dns')).toMatchObject({ state: 'running', auto_start: true });
+    expect(t.core.kernel.services.get('dns')).toMatchObject({ state: 'running', auto_start: true });
     // Already running: enabled true again changes nothing and does not restart it.
-    const startedAt = t.core.ctx.services.get('dns').started_at;
+    const startedAt = t.core.kernel.services.get('dns').started_at;
     await call('PUT', '/services/dns', { enabled: true });
-    expect(t.core.ctx.services.get('dns').started_at).toBe(startedAt);
+    expect(t.core.kernel.services.get('dns').started_at).toBe(startedAt);
   });
 
   it('a port that cannot be bound leaves the service failed with the OS error', async () => {
@@ -153,7 +153,7 @@ describe('/services/dns', () => {
     await new Promise<void>((resolve) => blocker.bind(port, SUBNET_A.server, resolve));
     try {
       await call('PUT', '/services/dns', { port });
-      const status = t.core.ctx.services.get('dns');
+      const status = t.core.kernel.services.get('dns');
       expect(status.state).toBe('failed');
       expect(status.last_error).toContain(`listen udp ${SUBNET_A.server}:${port}: address already in use`);
       expect(status.listen).toEqual([]);
@@ -168,16 +168,16 @@ describe('/services/dns', () => {
     const local = await createTestCore({ nicReader: () => nics });
     try {
       const port = await freeDnsPort();
-      await local.core.ctx.dns.settings.update({ port });
-      await local.core.ctx.services.start('dns');
-      expect(local.core.ctx.services.get('dns').listen).toEqual([`udp 127.1.0.1:${port}`, `tcp 127.1.0.1:${port}`]);
+      await local.core.area('dns').settings.update({ port });
+      await local.core.kernel.services.start('dns');
+      expect(local.core.kernel.services.get('dns').listen).toEqual([`udp 127.1.0.1:${port}`, `tcp 127.1.0.1:${port}`]);
       nics = twoSubnetNics();
-      local.core.ctx.network.refresh();
-      await expect.poll(() => local.core.ctx.services.get('dns').listen.length).toBe(4);
+      local.core.kernel.network.refresh();
+      await expect.poll(() => local.core.kernel.services.get('dns').listen.length).toBe(4);
       expect((await query('bootwright.local', 'A', { port, server: '127.2.0.1', from: '127.2.0.50' })).answers).toMatchObject([{ data: '127.2.0.1' }]);
       nics = twoSubnetNics().slice(1);
-      local.core.ctx.network.refresh();
-      await expect.poll(() => local.core.ctx.services.get('dns').listen).toEqual([`udp 127.2.0.1:${port}`, `tcp 127.2.0.1:${port}`]);
+      local.core.kernel.network.refresh();
+      await expect.poll(() => local.core.kernel.services.get('dns').listen).toEqual([`udp 127.2.0.1:${port}`, `tcp 127.2.0.1:${port}`]);
     } finally {
       await local.close();
     }

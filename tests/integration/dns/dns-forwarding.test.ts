@@ -21,8 +21,8 @@ afterAll(async () => {
 });
 
 async function metric(name: string): Promise<MetricFamily | undefined> {
-  await t.core.ctx.dns.flushMetrics();
-  return (await t.core.ctx.metrics.snapshot()).metrics.find((family) => family.name === name);
+  await t.core.area('dns').flushMetrics();
+  return (await t.core.kernel.metrics.snapshot()).metrics.find((family) => family.name === name);
 }
 
 describe('forwarding', () => {
@@ -81,7 +81,7 @@ describe('forwarding', () => {
     const count = (path: string) => latency?.values.find((value) => value.sample === 'bootwright_dns_query_duration_seconds_count' && value.labels.path === path)?.value ?? 0;
     expect(count('upstream')).toBeGreaterThanOrEqual(3);
     expect(count('cache')).toBeGreaterThanOrEqual(1);
-    expect(await t.core.ctx.metrics.prometheus()).toContain('bootwright_dns_query_duration_seconds_bucket{path="cache",le="0.001"}');
+    expect(await t.core.kernel.metrics.prometheus()).toContain('bootwright_dns_query_duration_seconds_bucket{path="cache",le="0.001"}');
   });
 });
 

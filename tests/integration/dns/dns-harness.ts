@@ -62,10 +62,10 @@ export async function startDnsCore(
 ): Promise<DnsCore> {
   const t = await createTestCore({ nicReader: twoSubnetNics, ...(options.workers ? { dnsWorkers: options.workers } : {}) });
   const port = await freeDnsPort();
-  await t.core.ctx.dns.settings.update({ port, upstream: options.upstream ?? '', ...(options.localDomain ? { local_domain: options.localDomain } : {}) });
-  if (options.serverName) await t.core.ctx.settings.update({ general: { server_name: options.serverName } });
+  await t.core.area('dns').settings.update({ port, upstream: options.upstream ?? '', ...(options.localDomain ? { local_domain: options.localDomain } : {}) });
+  if (options.serverName) await t.core.kernel.settings.update({ general: { server_name: options.serverName } });
   if (options.start !== false) {
-    const status = await t.core.ctx.services.start('dns');
+    const status = await t.core.kernel.services.start('dns');
     if (status.state !== 'running') {
       await t.close();
       throw new Error(`dns did not start: ${status.last_error ?? status.state}`);

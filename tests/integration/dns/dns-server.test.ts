@@ -23,7 +23,7 @@ beforeAll(async () => {
   if (!digAvailable && process.env.CI) throw new Error('dig (bind9-dnsutils) is required in CI');
   if (!digAvailable) console.warn('dig is not installed: the dig checks in this file are skipped (install bind9-dnsutils)');
   t = await startDnsCore({ serverName: 'pxe' });
-  const records = t.core.ctx.dns.records;
+  const records = t.core.area('dns').records;
   await records.create({ name: 'www', type: 'A', value: '10.0.0.1' });
   await records.create({ name: 'www', type: 'AAAA', value: '2001:db8::1' });
   await records.create({ name: 'alias', type: 'CNAME', value: 'www' });
@@ -33,7 +33,7 @@ beforeAll(async () => {
   await records.create({ name: 'txt', type: 'TXT', value: 'hello world' });
   for (let i = 0; i < 4; i++) await records.create({ name: 'big', type: 'TXT', value: `${i}`.repeat(400) });
   await records.create({ name: 'off', type: 'A', value: '10.0.0.7', enabled: false });
-  await t.core.ctx.dns.sync();
+  await t.core.area('dns').sync();
 });
 
 afterAll(async () => {
@@ -113,15 +113,15 @@ describe('DNS server over UDP and TCP', () => {
   });
 
   it('takes record changes from the next query, without a restart', async () => {
-    const { records } = t.core.ctx.dns;
+    const { records } = t.core.area('dns');
     const created = await records.create({ name: 'fresh', type: 'A', value: '10.0.0.50' });
-    await t.core.ctx.dns.sync();
+    await t.core.area('dns').sync();
     expect((await query(`fresh.${D}`, 'A', { port: t.port })).answers).toMatchObject([{ data: '10.0.0.50' }]);
     await records.update(created.id, { value: '10.0.0.51' });
-    await t.core.ctx.dns.sync();
+    await t.core.area('dns').sync();
     expect((await query(`fresh.${D}`, 'A', { port: t.port })).answers).toMatchObject([{ data: '10.0.0.51' }]);
     await records.remove(created.id);
-    await t.core.ctx.dns.sync();
+    await t.core.area('dns').sync();
     expect(rcodeOf(await query(`fresh.${D}`, 'A', { port: t.port }))).toBe('NXDOMAIN');
   });
 

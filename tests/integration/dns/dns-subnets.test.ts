@@ -42,11 +42,11 @@ function fakeSource(initial: { hostname: string; ipv4: string }[]) {
 describe('subnet awareness', () => {
   it('answers the server address on each client\'s subnet, and subnet-specific records to their subnet only', async () => {
     const t = await started({ serverName: 'pxe' });
-    const { records } = t.core.ctx.dns;
+    const { records } = t.core.area('dns');
     await records.create({ name: 'boot', type: 'A', value: '10.0.0.1' });
     await records.create({ name: 'boot', type: 'A', value: '10.1.0.1', subnet: SUBNET_A.subnet });
     await records.create({ name: 'bonly', type: 'A', value: '10.2.0.1', subnet: SUBNET_B.subnet });
-    await t.core.ctx.dns.sync();
+    await t.core.area('dns').sync();
     const fromA = { port: t.port, server: SUBNET_A.server, from: SUBNET_A.client };
     const fromB = { port: t.port, server: SUBNET_B.server, from: SUBNET_B.client };
 
@@ -76,8 +76,8 @@ describe('IPv6', () => {
     const t = await createTestCore({ nicReader: () => nics });
     cores.push(t);
     const port = await freeDnsPort();
-    await t.core.ctx.dns.settings.update({ port });
-    expect((await t.core.ctx.services.start('dns')).listen).toEqual(expect.arrayContaining([`udp [::1]:${port}`, `tcp [::1]:${port}`]));
+    await t.core.area('dns').settings.update({ port });
+    expect((await t.core.kernel.services.start('dns')).listen).toEqual(expect.arrayContaining([`udp [::1]:${port}`, `tcp [::1]:${port}`]));
     const socket = dgram.createSocket('udp6');
     await new Promise<void>((resolve) => socket.bind(0, '::1', resolve));
     try {
@@ -99,16 +99,16 @@ describe('IPv6', () => {
 describe('auto-records', () => {
   it('creates @ and <server_name> A {server_ip} at start, never twice; a deleted one stays deleted', async () => {
     const t = await started({ serverName: 'pxe' });
-    const auto = () => t.core.ctx.dns.records.all().filter((record) => record.value === '{server_ip}');
+    const auto = () => t.core.area('dns').records.all().filter((record) => record.value === '{server_ip}');
     expect(auto().map((record) => [record.name, record.type])).toEqual([
       ['@', 'A'],
       ['pxe', 'A'],
     ]);
-    await t.core.ctx.services.restart('dns');
+    await t.core.kernel.services.restart('dns');
     expect(auto()).toHaveLength(2);
 
-    await t.core.ctx.dns.records.remove(auto()[1]!.id);
-    await t.core.ctx.services.restart('dns');
+    await t.core.area('dns').records.remove(auto()[1]!.id);
+    await t.core.kernel.services.restart('dns');
     expect(auto().map((record) => record.name)).toEqual(['@']);
 
     // A new core on the same data directory (an app restart) does not bring it back either.
@@ -116,20 +116,20 @@ describe('auto-records', () => {
     await t.core.stop();
     const again = await createTestCore({ nicReader: twoSubnetNics, dataDir });
     cores.push(again);
-    expect((await again.core.ctx.services.start('dns')).state).toBe('running');
-    expect(again.core.ctx.dns.records.all().filter((record) => record.value === '{server_ip}').map((record) => record.name)).toEqual(['@']);
+    expect((await again.core.kernel.services.start('dns')).state).toBe('running');
+    expect(again.core.area('dns').records.all().filter((record) => record.value === '{server_ip}').map((record) => record.name)).toEqual(['@']);
 
     // A renamed server gets its record at the next start.
-    await again.core.ctx.settings.update({ general: { server_name: 'boot2' } });
-    await again.core.ctx.services.restart('dns');
-    expect(again.core.ctx.dns.records.all().filter((record) => record.value === '{server_ip}').map((record) => record.name)).toEqual(['@', 'boot2']);
+    await again.core.kernel.settings.update({ general: { server_name: 'boot2' } });
+    await again.core.kernel.services.restart('dns');
+    expect(again.core.area('dns').records.all().filter((record) => record.value === '{server_ip}').map((record) => record.name)).toEqual(['@', 'boot2']);
   });
 
   it('leaves a name alone that already has an A record', async () => {
     const t = await started({ serverName: 'pxe', start: false });
-    await t.core.ctx.dns.records.create({ name: 'pxe', type: 'A', value: '10.0.0.3' });
-    expect((await t.core.ctx.services.start('dns')).state).toBe('running');
-    expect(t.core.ctx.dns.records.all().map((record) => [record.name, record.value])).toEqual([
+    await t.core.area('dns').records.create({ name: 'pxe', type: 'A', value: '10.0.0.3' });
+    expect((await t.core.kernel.services.start('dns')).state).toBe('running');
+    expect(t.core.area('dns').records.all().map((record) => [record.name, record.value])).toEqual([
       ['pxe', '10.0.0.3'],
       ['@', '{server_ip}'],
     ]);
@@ -145,9 +145,9 @@ describe('names from hosts and leases', () => {
       { hostname: 'bad name!', ipv4: '10.5.0.13' },
       { hostname: 'fixed', ipv4: '10.5.0.14' },
     ]);
-    const remove = t.core.ctx.dns.addNameSource(feed.source);
-    await t.core.ctx.dns.records.create({ name: 'fixed', type: 'A', value: '10.9.9.9' });
-    await t.core.ctx.dns.sync();
+    const remove = t.core.area('dns').addNameSource(feed.source);
+    await t.core.area('dns').records.create({ name: 'fixed', type: 'A', value: '10.9.9.9' });
+    await t.core.area('dns').sync();
     const at = { port: t.port };
 
     expect((await query(`node1.${D}`, 'A', at)).answers).toMatchObject([{ data: '10.5.0.11', ttl: 60 }]);
@@ -157,12 +157,12 @@ describe('names from hosts and leases', () => {
     expect(rcodeOf(await query('13.0.5.10.in-addr.arpa', 'PTR', at))).toBe('REFUSED');
 
     feed.set([{ hostname: 'node1', ipv4: '10.5.0.21' }]);
-    await t.core.ctx.dns.sync();
+    await t.core.area('dns').sync();
     expect((await query(`node1.${D}`, 'A', at)).answers).toMatchObject([{ data: '10.5.0.21' }]);
     expect(rcodeOf(await query(`node2.${D}`, 'A', at))).toBe('NXDOMAIN');
 
     remove();
-    await t.core.ctx.dns.sync();
+    await t.core.area('dns').sync();
     expect(rcodeOf(await query(`node1.${D}`, 'A', at))).toBe('NXDOMAIN');
   });
 });

@@ -18,8 +18,8 @@ let flood: { socket: net.Socket; closed: boolean }[] = [];
 beforeAll(async () => {
   digPresent = toolPresent('dig', 'the dig +tcp checks of the TCP flood tests');
   t = await startDnsCore();
-  await t.core.ctx.dns.records.create({ name: 'www', type: 'A', value: '10.0.0.1' });
-  await t.core.ctx.dns.sync();
+  await t.core.area('dns').records.create({ name: 'www', type: 'A', value: '10.0.0.1' });
+  await t.core.area('dns').sync();
 });
 
 afterEach(() => {

@@ -23,8 +23,8 @@ const ids = (body: ListBody) => body.data.map((event) => event.id);
 beforeAll(async () => {
   t = await createTestCore({ authenticator: stubAuthenticator });
   // Emitted at known times so since/until have something to cut.
-  const emit = (at: string, input: Parameters<typeof t.core.ctx.events.emit>[0]) =>
-    seeded.push(t.core.ctx.events.emit(input, new Date(at)));
+  const emit = (at: string, input: Parameters<typeof t.core.kernel.events.emit>[0]) =>
+    seeded.push(t.core.kernel.events.emit(input, new Date(at)));
   emit('2024-05-01T10:00:00.000Z', { kind: 'service.started', message: 'dns started', detail: { service: 'dns' } });
   emit('2024-05-01T11:00:00.000Z', { kind: 'dhcp.lease.granted', message: 'lease', mac: '52:54:00:AA:BB:CC', ip: '10.0.0.9' });
   emit('2024-05-01T12:00:00.000Z', { kind: 'boot.script_served', message: 'ipxe script', mac: '5254.00aa.bbcc', host_id: 3 });

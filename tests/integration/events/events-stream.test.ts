@@ -32,7 +32,7 @@ describe('GET /events/stream', () => {
     expect(client.headers['x-request-id']).toBeTypeOf('string');
     expect(await client.next()).toMatchObject({ retry: '1500', raw: 'retry: 1500\n\n' });
 
-    const event = core.core.ctx.events.emit({ kind: 'dhcp.lease.granted', message: 'lease for 52:54:00:aa:bb:cc', mac: '52-54-00-AA-BB-CC', ip: '10.0.0.5' });
+    const event = core.core.kernel.events.emit({ kind: 'dhcp.lease.granted', message: 'lease for 52:54:00:aa:bb:cc', mac: '52-54-00-AA-BB-CC', ip: '10.0.0.5' });
     const frame = await client.nextEvent();
     const data = {
       id: event.id,
@@ -51,7 +51,7 @@ describe('GET /events/stream', () => {
 
   it('replays exactly the missed events in order after a reconnect with Last-Event-ID, then goes live', async () => {
     const core = await startCore();
-    const events = core.core.ctx.events;
+    const events = core.core.kernel.events;
     const baseline = events.subscriberCount;
     const first = await SseClient.open(streamUrl(core, '?kind=test.'));
     const a = events.emit({ kind: 'test.a', message: 'a' });
@@ -83,7 +83,7 @@ describe('GET /events/stream', () => {
 
   it('takes the replay point from last_event_id when no header is sent', async () => {
     const core = await startCore();
-    const events = core.core.ctx.events;
+    const events = core.core.kernel.events;
     const before = events.emit({ kind: 'test.before', message: 'seen' });
     const after = events.emit({ kind: 'test.after', message: 'missed' });
     const client = await SseClient.open(streamUrl(core, `?kind=test.*&last_event_id=${before.id}`));
@@ -93,7 +93,7 @@ describe('GET /events/stream', () => {
 
   it('applies the list filters to the stream (kind list, minimum level, mac)', async () => {
     const core = await startCore();
-    const events = core.core.ctx.events;
+    const events = core.core.kernel.events;
     const client = await SseClient.open(streamUrl(core, '?kind=boot.,auth.login_failed&level=warn&mac=525400aabbcc'));
     events.emit({ kind: 'boot.script_served', level: 'info', message: 'below the level', mac: '52:54:00:aa:bb:cc' });
     events.emit({ kind: 'dhcp.lease.granted', level: 'error', message: 'other kind', mac: '52:54:00:aa:bb:cc' });
@@ -119,7 +119,7 @@ describe('GET /events/stream', () => {
 
   it('ends open streams and their subscriptions when the server stops', async () => {
     const core = await startCore();
-    const events = core.core.ctx.events;
+    const events = core.core.kernel.events;
     const baseline = events.subscriberCount;
     const client = await SseClient.open(streamUrl(core));
     await client.next();
@@ -131,7 +131,7 @@ describe('GET /events/stream', () => {
 
   it('runs the retention age prune of events and audit only while the core runs', async () => {
     t = await createTestCore({ authenticator: stubAuthenticator });
-    const { events, audit } = t.core.ctx;
+    const { events, audit } = t.core.kernel;
     expect([events.agePruneRunning, audit.agePruneRunning]).toEqual([false, false]);
     await t.core.start();
     expect([events.agePruneRunning, audit.agePruneRunning]).toEqual([true, true]);
@@ -153,11 +153,11 @@ describe('GET /events/stream', () => {
 
   it('answers HEAD with the stream headers and no stream', async () => {
     const core = await startCore();
-    const baseline = core.core.ctx.events.subscriberCount;
+    const baseline = core.core.kernel.events.subscriberCount;
     const response = await fetch(streamUrl(core), { method: 'HEAD' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
-    expect(core.core.ctx.events.subscriberCount).toBe(baseline);
+    expect(core.core.kernel.events.subscriberCount).toBe(baseline);
   });
 
   it('needs a principal', async () => {
@@ -174,7 +174,7 @@ describe('GET /events/stream', () => {
 
   it('delivers the same messages as the IPC stream hub, including replay', async () => {
     const core = await startCore();
-    const events = core.core.ctx.events;
+    const events = core.core.kernel.events;
     const seen = events.emit({ kind: 'test.seen', message: 'seen' });
     const missed = events.emit({ kind: 'test.missed', message: 'missed', detail: { n: 1 } });
     const hubMessages: StreamMessage[] = [];

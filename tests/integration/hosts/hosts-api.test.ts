@@ -8,7 +8,7 @@ let t: TestCore;
 beforeAll(async () => {
   t = await createTestCore({ authenticator: roleAuthenticator });
   // Reservations need the host's address inside a configured DHCP subnet.
-  await t.core.ctx.dhcpSettings.update({
+  await t.core.area('dhcp').settings.update({
     subnets: [{ subnet: '10.77.0.0/24', ranges: [], lease_time_seconds: null, router: null, dns_servers: null, domain_name: null, ntp_servers: [], options: [] }],
   });
 });
@@ -166,7 +166,7 @@ describe('hosts list filters', () => {
 });
 
 describe('hosts and DHCP reservations', () => {
-  const reservationFor = (hostId: number) => t.core.ctx.reservations.list().find((row) => row.host_id === hostId);
+  const reservationFor = (hostId: number) => t.core.area('dhcp').reservations.list().find((row) => row.host_id === hostId);
 
   it('creates, moves and removes the reservation with the host', async () => {
     const host = await createHost({ mac: nextMac(), hostname: 'pxe01', ip: '10.77.0.21' });

@@ -157,7 +157,7 @@ describe('GET /logs/stream', () => {
     const client = await SseClient.open(`${t.core.url()}/api/v1/logs/stream?level=warn&service=probe,dhcp`);
     expect(client.status).toBe(200);
     expect(client.headers['content-type']).toBe('text/event-stream');
-    const logs = t.core.ctx.logs;
+    const logs = t.core.kernel.logs;
     logs.logger('probe').info('below the level');
     logs.logger('other').error('another service');
     logs.logger('probe').warn('wanted line', { password: 'hunter2', lease: 7 });
@@ -186,10 +186,10 @@ describe('GET /logs/stream', () => {
     t = await createTestCore({ authenticator: stubAuthenticator });
     const received: unknown[] = [];
     const close = t.core.streams.subscribe({ stream: 'logs', params: { level: 'error', service: 'probe' } }, (message) => received.push(message));
-    t.core.ctx.logs.logger('probe').warn('below the level');
-    t.core.ctx.logs.logger('probe').error('wanted');
+    t.core.kernel.logs.logger('probe').warn('below the level');
+    t.core.kernel.logs.logger('probe').error('wanted');
     close();
-    t.core.ctx.logs.logger('probe').error('after close');
+    t.core.kernel.logs.logger('probe').error('after close');
     expect(received).toMatchObject([{ event: 'log', data: { scope: 'probe', message: 'wanted', level: 'error' } }]);
     expect(() => t!.core.streams.subscribe({ stream: 'logs', params: { colour: 'red' } }, () => undefined)).toThrow(/params\.colour/);
   });

@@ -75,7 +75,7 @@ describe('BMC configs', () => {
     const redfish = await create({ name: 'rack1-n2', address: 'bmc-n2.example', protocol: 'redfish', verify_tls: false, password: '' });
     expect(redfish.body.data).toMatchObject({ port: 443, has_password: false });
 
-    await t.core.ctx.store.close();
+    await t.core.kernel.store.close();
     const stored = await readFile(path.join(t.dataDir, 'config.json'), 'utf8');
     expect(stored).not.toContain('Sup3r$ecret');
     expect(stored).toMatch(/"password_secret": ?"v1:/);
@@ -114,7 +114,7 @@ describe('BMC configs', () => {
       expect(JSON.stringify(response.body.details)).toContain(field.replace('body.', ''));
     }
     expect((await api(t.core, 'GET', '/bmc/configs')).body.meta?.total).toBe(0);
-    const host = await t.core.ctx.hosts.create({ mac: '52:54:00:bb:00:01' });
+    const host = await t.core.area('hosts').create({ mac: '52:54:00:bb:00:01' });
     expect((await create({ name: 'dup', address: '10.0.0.1', host_id: host.id })).status).toBe(201);
     expect((await create({ name: 'DUP', address: '10.0.0.2' })).status).toBe(409);
     const sameHost = await create({ name: 'other', address: '10.0.0.3', host_id: host.id });
@@ -127,7 +127,7 @@ describe('CSV import', () => {
   const headers = async () => ({ ...(await bearerHeaders(t.core, 'operator')), 'content-type': 'text/csv' });
 
   it('imports a good file sent as text/csv, linking hosts by MAC', async () => {
-    const host = await t.core.ctx.hosts.create({ mac: '52:54:00:cc:00:01' });
+    const host = await t.core.area('hosts').create({ mac: '52:54:00:cc:00:01' });
     const csv = ['name,address,port,protocol,username,password,host_mac', `n1,10.1.0.1,,ipmi,admin,pw1,52-54-00-CC-00-01`, 'n2,10.1.0.2,8443,redfish,root,pw2,', 'n3,bmc3.example,,,admin,,'].join('\n');
     const response = await t.core.http.inject({ method: 'POST', url: '/api/v1/bmc/configs/import', headers: await headers(), payload: csv });
     expect(response.statusCode).toBe(201);
@@ -236,13 +236,13 @@ describe('BMC operations', () => {
     expect(boot.status).toBe(200);
     expect(calls.at(-1)?.action).toBe('boot cdrom');
     expect((await api(t.core, 'POST', `/bmc/${ok}/boot-device`, { device: 'floppy' })).status).toBe(400);
-    const audit = t.core.ctx.audit.all().filter((entry) => entry.path.startsWith('/api/v1/bmc/'));
+    const audit = t.core.kernel.audit.all().filter((entry) => entry.path.startsWith('/api/v1/bmc/'));
     expect(audit.map((entry) => `${entry.method} ${entry.path} ${entry.outcome}`)).toContain(`POST /api/v1/bmc/${bad}/power-on failure`);
   });
 
   it('controls power through a host: 404 unknown host, 409 without a BMC config', async () => {
-    const host = await t.core.ctx.hosts.create({ mac: '52:54:00:ee:00:01' });
-    const bare = await t.core.ctx.hosts.create({ mac: '52:54:00:ee:00:02' });
+    const host = await t.core.area('hosts').create({ mac: '52:54:00:ee:00:01' });
+    const bare = await t.core.area('hosts').create({ mac: '52:54:00:ee:00:02' });
     await create({ name: 'with-host', address: '10.9.1.1', host_id: host.id });
     const on = await api(t.core, 'POST', `/hosts/${host.id}/power`, { action: 'cycle' });
     expect(on.status).toBe(200);
@@ -258,12 +258,12 @@ describe('BMC operations', () => {
 
   it('keeps passwords out of events and logs', async () => {
     const lines: string[] = [];
-    t.core.ctx.logs.subscribe((record) => lines.push(JSON.stringify(record)));
+    t.core.kernel.logs.subscribe((record) => lines.push(JSON.stringify(record)));
     const bad = (await create({ name: 'leaky?', address: 'x.fail', password: 'TopSecret99' })).body.data.id;
     await api(t.core, 'POST', `/bmc/${bad}/power-on`);
     await api(t.core, 'POST', '/bmc/probe', { address: 'y.fail', protocol: 'ipmi', username: 'admin', password: 'TopSecret99' });
-    expect(JSON.stringify(t.core.ctx.events.all())).not.toContain('TopSecret99');
-    expect(JSON.stringify(t.core.ctx.audit.all())).not.toContain('TopSecret99');
+    expect(JSON.stringify(t.core.kernel.events.all())).not.toContain('TopSecret99');
+    expect(JSON.stringify(t.core.kernel.audit.all())).not.toContain('TopSecret99');
     expect(lines.join('\n')).not.toContain('TopSecret99');
   });
 });

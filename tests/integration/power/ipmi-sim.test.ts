@@ -193,7 +193,7 @@ describe.skipIf(skip)('IPMI v2.0 client against ipmi_sim', () => {
     });
 
     it('refreshes, powers on, reads status, sets PXE and runs a batch through stored configs', async () => {
-      const host = await t.core.ctx.hosts.create({ mac: '52:54:00:fa:00:01' });
+      const host = await t.core.area('hosts').create({ mac: '52:54:00:fa:00:01' });
       const created = await api<{ id: number }>(t.core, 'POST', '/bmc/configs', { name: 'sim', address: '127.0.0.1', port: sim.port, username: 'admin', password: 'secretpw', cipher_suite: 3, host_id: host.id });
       const id = created.body.data.id;
       expect((await api(t.core, 'POST', `/bmc/${id}/refresh`)).body.data).toMatchObject({ vendor: 'Intel', model: 'product 0x0b0a', last_error: null });

@@ -1,9 +1,9 @@
 import type { AppEvent } from '../../../src-main/events/event-types.js';
-import type { AppCore } from '../../../src-main/core/app-core.js';
+import type { AppCore } from '../../../src-main/app/app-core.js';
 import type { WolDatagram } from '../../../src-main/power/index.js';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
 import { POWER_NICS } from '../../unit/power/power-test-kit.js';
-import type { AppCoreOptions } from '../../../src-main/core/app-core.js';
+import type { AppCoreOptions } from '../../../src-main/app/app-core.js';
 
 export interface Envelope<T = unknown> {
   success: boolean;
@@ -35,19 +35,19 @@ export async function api<T = unknown>(core: AppCore, method: string, path: stri
 }
 
 export function eventsOf(core: AppCore, kind: string): AppEvent[] {
-  return core.ctx.events.all().filter((event) => event.kind === kind);
+  return core.kernel.events.all().filter((event) => event.kind === kind);
 }
 
 /** Resolves with the first event of `kind` (already stored or still to come); rejects after `timeoutMs`. */
 export function nextEvent(core: AppCore, kind: string, timeoutMs = 10_000, after = 0): Promise<AppEvent> {
-  const existing = core.ctx.events.all().find((event) => event.kind === kind && event.id > after);
+  const existing = core.kernel.events.all().find((event) => event.kind === kind && event.id > after);
   if (existing) return Promise.resolve(existing);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       unsubscribe();
       reject(new Error(`no ${kind} event within ${timeoutMs} ms`));
     }, timeoutMs);
-    const unsubscribe = core.ctx.events.subscribe((event) => {
+    const unsubscribe = core.kernel.events.subscribe((event) => {
       if (event.kind !== kind || event.id <= after) return;
       clearTimeout(timer);
       unsubscribe();

@@ -26,7 +26,7 @@ interface WakeResult {
 }
 
 async function host(mac: string): Promise<number> {
-  return (await t.core.ctx.hosts.create({ mac })).id;
+  return (await t.core.area('hosts').create({ mac })).id;
 }
 
 describe('WOL API', () => {
@@ -114,7 +114,7 @@ describe('WOL API', () => {
     const cleared = await api<{ deleted: number }>(t.core, 'DELETE', '/wol/history');
     expect(cleared.body.data).toEqual({ deleted: 2 });
     expect((await api(t.core, 'GET', '/wol/history')).body.meta?.total).toBe(0);
-    const audit = t.core.ctx.audit.all().filter((entry) => entry.method === 'DELETE' && entry.path === '/api/v1/wol/history');
+    const audit = t.core.kernel.audit.all().filter((entry) => entry.method === 'DELETE' && entry.path === '/api/v1/wol/history');
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ user: 'local', outcome: 'success' });
   });
@@ -142,7 +142,7 @@ describe('WOL transport failures', () => {
       },
     });
     try {
-      const id = (await partial.core.ctx.hosts.create({ mac: '52:54:00:aa:00:09' })).id;
+      const id = (await partial.core.area('hosts').create({ mac: '52:54:00:aa:00:09' })).id;
       const some = await api<WakeResult>(partial.core, 'POST', `/hosts/${id}/wake`);
       expect(some.body.data).toMatchObject({ ok: true, interfaces: ['eth1'] });
       expect(some.body.data.error).toMatch(/eth0 \(192\.0\.2\.1 → 192\.0\.2\.255\): EADDRNOTAVAIL/);

@@ -27,8 +27,8 @@ describe('WOL schedules', () => {
     const created = await api<WolSchedule>(t.core, 'POST', '/wol/schedule', { name: 'lab every 10 s', macs: ['52:54:00:00:00:01', '52-54-00-00-00-02'], cron: '*/10 * * * * *' });
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ macs: ['52:54:00:00:00:01', '52:54:00:00:00:02'], timezone: 'UTC', enabled: true, next_run_at: '2030-01-07T08:00:10.000Z', last_result: null });
-    await t.core.ctx.power.start();
-    const settle = () => t.core.ctx.power.schedules.idle();
+    await t.core.area('power').start();
+    const settle = () => t.core.area('power').schedules.idle();
     await clock.advance(9_999, settle);
     expect(eventsOf(t.core, 'wol.schedule.fired')).toHaveLength(0);
     await clock.advance(1, settle);
@@ -48,7 +48,7 @@ describe('WOL schedules', () => {
   it('runs a one-shot `at` once and reads cron in the given time zone', async () => {
     const clock = new ManualClock('2030-01-07T08:00:00.000Z');
     const t = await scheduleCore(clock);
-    await t.core.ctx.power.start();
+    await t.core.area('power').start();
     const once = await api<WolSchedule>(t.core, 'POST', '/wol/schedule', { name: 'once', macs: ['52:54:00:00:00:03'], at: '2030-01-07T10:00:00+01:00' });
     expect(once.body.data).toMatchObject({ at: '2030-01-07T09:00:00.000Z', next_run_at: '2030-01-07T09:00:00.000Z' });
     const later = await api<WolSchedule>(t.core, 'POST', '/wol/schedule', { name: 'later', macs: ['52:54:00:00:00:03'], at: '2030-01-07T08:30:00Z' });
@@ -56,7 +56,7 @@ describe('WOL schedules', () => {
     const berlin = await api<WolSchedule>(t.core, 'POST', '/wol/schedule', { name: 'berlin mornings', macs: ['52:54:00:00:00:04'], cron: '30 7 * * 1-5', timezone: 'Europe/Berlin' });
     // 07:30 in Berlin is 06:30 UTC in winter: the next one is Tuesday's.
     expect(berlin.body.data.next_run_at).toBe('2030-01-08T06:30:00.000Z');
-    await clock.advance(3 * 3600_000, () => t.core.ctx.power.schedules.idle());
+    await clock.advance(3 * 3600_000, () => t.core.area('power').schedules.idle());
     expect(eventsOf(t.core, 'wol.schedule.fired').map((event) => event.detail?.name)).toEqual(['later', 'once']);
     const after = (await api<WolSchedule[]>(t.core, 'GET', '/wol/schedules')).body.data;
     expect(after.find((row) => row.name === 'once')).toMatchObject({ next_run_at: null, last_run_at: '2030-01-07T09:00:00.000Z', last_result: 'ok' });
@@ -91,7 +91,7 @@ describe('WOL schedules', () => {
     try {
       const clock = new ManualClock('2030-01-07T08:10:00.000Z');
       const first = await scheduleCore(clock, data.dir);
-      await first.core.ctx.power.start();
+      await first.core.area('power').start();
       const created = await api<WolSchedule>(first.core, 'POST', '/wol/schedule', { name: 'hourly', macs: ['52:54:00:00:00:05'], cron: '0 * * * *' });
       expect(created.body.data.next_run_at).toBe('2030-01-07T09:00:00.000Z');
       const removed = await api<WolSchedule>(first.core, 'POST', '/wol/schedule', { name: 'gone', macs: ['52:54:00:00:00:06'], cron: '0 * * * *' });
@@ -103,7 +103,7 @@ describe('WOL schedules', () => {
       // The app was closed from 08:10 to 09:40: the 09:00 run was missed.
       clock.set('2030-01-07T09:40:00.000Z');
       const second = await scheduleCore(clock, data.dir);
-      await second.core.ctx.power.start();
+      await second.core.area('power').start();
       const missed = eventsOf(second.core, 'wol.schedule.missed');
       expect(missed).toHaveLength(1);
       expect(missed[0]).toMatchObject({ level: 'warn', detail: { name: 'hourly', due_at: '2030-01-07T09:00:00.000Z' } });
@@ -112,7 +112,7 @@ describe('WOL schedules', () => {
       const listed = (await api<WolSchedule[]>(second.core, 'GET', '/wol/schedules')).body.data;
       expect(listed.map((row) => row.name)).toEqual(['hourly']);
       expect(listed[0]).toMatchObject({ next_run_at: '2030-01-07T10:00:00.000Z', last_result: 'missed' });
-      await clock.advance(20 * 60_000, () => second.core.ctx.power.schedules.idle());
+      await clock.advance(20 * 60_000, () => second.core.area('power').schedules.idle());
       expect(eventsOf(second.core, 'wol.schedule.fired').map((event) => event.detail?.due_at)).toEqual(['2030-01-07T10:00:00.000Z']);
     } finally {
       for (const core of cores.splice(0)) await core.close();
@@ -123,11 +123,11 @@ describe('WOL schedules', () => {
   it('skips a run that fires more than five minutes late (the machine slept)', async () => {
     const clock = new ManualClock('2030-01-07T08:00:00.000Z');
     const t = await scheduleCore(clock);
-    await t.core.ctx.power.start();
+    await t.core.area('power').start();
     await api(t.core, 'POST', '/wol/schedule', { name: 'sleepy', macs: ['52:54:00:00:00:07'], cron: '0 9 * * *' });
     // The timer fires only now, two hours after 09:00.
     clock.set('2030-01-07T11:00:00.000Z');
-    await clock.advance(0, () => t.core.ctx.power.schedules.idle());
+    await clock.advance(0, () => t.core.area('power').schedules.idle());
     expect(eventsOf(t.core, 'wol.schedule.missed')[0]?.detail).toMatchObject({ due_at: '2030-01-07T09:00:00.000Z' });
     expect(t.sent).toHaveLength(0);
   });
@@ -136,8 +136,8 @@ describe('WOL schedules', () => {
     const clock = new ManualClock('2030-01-07T08:00:00.000Z');
     const t = await scheduleCore(clock);
     await api<WolSchedule>(t.core, 'POST', '/wol/schedule', { name: 'flaky', macs: ['52:54:00:00:00:05'], cron: '*/10 * * * * *' });
-    await t.core.ctx.power.start();
-    const wol = t.core.ctx.power.wol;
+    await t.core.area('power').start();
+    const wol = t.core.area('power').wol;
     const realWake = wol.wakeMac.bind(wol);
     let calls = 0;
     wol.wakeMac = async (...args: Parameters<typeof wol.wakeMac>) => {
@@ -145,7 +145,7 @@ describe('WOL schedules', () => {
       if (calls === 1) throw new Error('the store refused the history row');
       return realWake(...args);
     };
-    const settle = () => t.core.ctx.power.schedules.idle();
+    const settle = () => t.core.area('power').schedules.idle();
     await clock.advance(10_000, settle);
     expect(eventsOf(t.core, 'wol.schedule.fired')).toHaveLength(0);
     await clock.advance(10_000, settle);
@@ -157,7 +157,7 @@ describe('WOL schedules', () => {
 
   it('fires a per-second cron on the real clock', async () => {
     const t = await scheduleCore(systemClock);
-    await t.core.ctx.power.start();
+    await t.core.area('power').start();
     await api(t.core, 'POST', '/wol/schedule', { name: 'every second', macs: ['52:54:00:00:00:08'], cron: '* * * * * *' });
     const fired = await nextEvent(t.core, 'wol.schedule.fired', 5_000);
     expect(fired.detail).toMatchObject({ name: 'every second', sent: 1 });

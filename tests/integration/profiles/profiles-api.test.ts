@@ -295,13 +295,13 @@ describe('deleting a profile', () => {
     const deleted = await call('DELETE', `/profiles/${id}`);
     expect(deleted.status).toBe(200);
     expect((await call('GET', `/profiles/${id}/script-versions`, undefined, 'viewer')).status).toBe(404);
-    expect(t.core.ctx.store.collection<ScriptVersion>('profile_script_versions').filter((v) => v.profile_id === id)).toEqual([]);
+    expect(t.core.kernel.store.collection<ScriptVersion>('profile_script_versions').filter((v) => v.profile_id === id)).toEqual([]);
   });
 
   it('settings netboot.default_profile_id must name an existing profile', async () => {
     const res = await call('PUT', '/settings/netboot', { default_action: 'profile', default_profile_id: 424242 });
     expect(res.status).toBe(400);
     expect(res.body.details?.[0]).toMatchObject({ field: 'body.default_profile_id', message: 'profile 424242 does not exist' });
-    expect(t.core.ctx.settings.netboot().default_profile_id).toBeNull();
+    expect(t.core.kernel.settings.netboot().default_profile_id).toBeNull();
   });
 });

@@ -12,7 +12,7 @@ describe('profiles area wiring', () => {
   });
 
   it('runs host writes on the profiles write queue, so a host assignment waits for a profile write in progress', async () => {
-    const { profiles, hosts } = t.core.ctx;
+    const [profiles, hosts] = [t.core.area('profiles'), t.core.area('hosts')];
     let release!: () => void;
     const held = profiles.queue.run(() => new Promise<void>((resolve) => (release = resolve)));
     const create = hosts.create({ mac: '52:54:00:aa:00:01' });
@@ -25,15 +25,15 @@ describe('profiles area wiring', () => {
   });
 
   it('names the hosts assigned a profile through the usage check the hosts area registered', async () => {
-    const { profiles, hosts } = t.core.ctx;
+    const [profiles, hosts] = [t.core.area('profiles'), t.core.area('hosts')];
     const profile = await profiles.create({ name: 'Local', boot_type: 'local' }, { author: 'test' });
     const host = await hosts.create({ mac: '52:54:00:aa:00:02', hostname: 'uses-it', profile_id: profile.id });
     expect(profiles.usersOf(profile.id).hosts).toEqual([{ id: host.id, name: 'uses-it' }]);
   });
 
   it('closes the template renderer when the core stops', async () => {
-    const { templates } = t.core.ctx;
-    expect(templates).toBe(t.core.ctx.profiles.templates);
+    const { templates } = t.core.area('profiles');
+    expect(templates).toBe(t.core.area('profiles').templates);
     await t.close();
     await expect(templates.render('#!ipxe\n', {})).rejects.toThrow(/stopped/);
   });

@@ -84,7 +84,7 @@ let seedIds: number[] = [];
 beforeAll(async () => {
   test = await createTestCore();
   await test.core.start();
-  seedIds = [1, 2, 3].map((n) => test.core.ctx.events.emit({ kind: 'contract.seed', message: `seed ${n}` }).id);
+  seedIds = [1, 2, 3].map((n) => test.core.kernel.events.emit({ kind: 'contract.seed', message: `seed ${n}` }).id);
 
   const admin = await createUser(test.core, 'admin');
   clients.http = new ApiClient(createHttpTransport({ baseUrl: test.core.url(), fetch: cookieJarFetch() }));
@@ -97,7 +97,7 @@ beforeAll(async () => {
     ipcMain: ipc.ipcMain,
     core: test.core,
     isTrustedSender: (event) => event.senderFrame !== null && event.senderFrame.parent === null && isAppUrl(event.senderFrame.url),
-    log: test.core.ctx.log,
+    log: test.core.kernel.log,
   });
   clients['ipc-preload'] = new ApiClient(createIpcTransport(loadPreload(ipc).api));
 });
@@ -133,14 +133,14 @@ describe.each(['http', 'ipc-direct', 'ipc-preload'] as const)('API client contra
   });
 
   it('delivers live stream messages with replay from last_event_id', async () => {
-    const first = test.core.ctx.events.emit({ kind: 'contract.live', message: `first for ${kind}` });
+    const first = test.core.kernel.events.emit({ kind: 'contract.live', message: `first for ${kind}` });
     const received: StreamMessage[] = [];
     const errors: ApiError[] = [];
     const request: StreamRequest = { stream: 'events', params: { kind: 'contract.live' }, last_event_id: first.id - 1 };
     const close = client().subscribe(request, { onMessage: (message) => received.push(message), onError: (error) => errors.push(error) });
     try {
       await vi.waitFor(() => expect(received.map((message) => message.id)).toContain(first.id));
-      const second = test.core.ctx.events.emit({ kind: 'contract.live', message: `second for ${kind}` });
+      const second = test.core.kernel.events.emit({ kind: 'contract.live', message: `second for ${kind}` });
       await vi.waitFor(() => expect(received.map((message) => message.id)).toContain(second.id));
       expect(received.find((message) => message.id === second.id)).toMatchObject({
         event: 'contract.live',
@@ -175,7 +175,7 @@ describe('the transports agree', () => {
   });
 
   it('the same live event arrives identically on every transport', async () => {
-    const event = test.core.ctx.events.emit({ kind: 'contract.same', message: 'one event, three transports', detail: { n: 1 } });
+    const event = test.core.kernel.events.emit({ kind: 'contract.same', message: 'one event, three transports', detail: { n: 1 } });
     const got = await Promise.all(
       Object.values(clients).map(
         (client) =>

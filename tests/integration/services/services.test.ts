@@ -11,7 +11,7 @@ afterEach(async () => {
 async function coreWith(...services: UdpEchoService[]): Promise<TestCore> {
   const t = await createTestCore();
   opened.push(t);
-  for (const service of services) t.core.ctx.services.register(service);
+  for (const service of services) t.core.kernel.services.register(service);
   await t.core.start();
   return t;
 }
@@ -60,7 +60,7 @@ describe('service lifecycle', () => {
     expect((await call(t, 'POST', '/api/v1/services/echo/stop')).body.data).toMatchObject({ state: 'stopped', listen: [] });
     expect((await call(t, 'POST', '/api/v1/services/echo/stop')).status).toBe(200);
     await expect(echo(port)).rejects.toThrow('no echo');
-    const kinds = t.core.ctx.events.all().map((event) => event.kind);
+    const kinds = t.core.kernel.events.all().map((event) => event.kind);
     expect(kinds).toEqual(expect.arrayContaining(['service.started', 'service.stopped']));
   });
 
@@ -73,7 +73,7 @@ describe('service lifecycle', () => {
     const failed = await call(t, 'POST', '/api/v1/services/echo/start');
     expect(failed.status).toBe(200);
     expect(failed.body.data).toMatchObject({ state: 'failed', last_error: `listen udp 127.0.0.1:${port}: address already in use (another program, e.g. dnsmasq or systemd-resolved, holds the port)` });
-    expect(t.core.ctx.events.all().some((e) => e.kind === 'service.failed' && e.level === 'error')).toBe(true);
+    expect(t.core.kernel.events.all().some((e) => e.kind === 'service.failed' && e.level === 'error')).toBe(true);
     await new Promise<void>((resolve) => blocker.close(resolve));
     const restarted = await call(t, 'POST', '/api/v1/services/echo/restart');
     expect(restarted.body.data).toMatchObject({ state: 'running', last_error: null });
@@ -92,7 +92,7 @@ describe('service lifecycle', () => {
 
   it('persists the auto-start flag and honours it at the next start', async () => {
     const t = await createTestCore();
-    t.core.ctx.services.register(new UdpEchoService('echo', 0));
+    t.core.kernel.services.register(new UdpEchoService('echo', 0));
     await t.core.start();
     const set = await call(t, 'PUT', '/api/v1/services/echo/auto-start', { auto_start: true });
     expect(set.body.data).toMatchObject({ auto_start: true, state: 'stopped' });
@@ -101,9 +101,9 @@ describe('service lifecycle', () => {
 
     const again = await createTestCore({ dataDir: t.dataDir, autoStartServices: ['echo'] });
     opened.push(again, t);
-    again.core.ctx.services.register(new UdpEchoService('echo', 0));
+    again.core.kernel.services.register(new UdpEchoService('echo', 0));
     await again.core.start();
-    expect(again.core.ctx.services.get('echo')).toMatchObject({ auto_start: true, state: 'running' });
+    expect(again.core.kernel.services.get('echo')).toMatchObject({ auto_start: true, state: 'running' });
   });
 
   it('runs batch actions with one result per name, never failing the whole batch', async () => {

@@ -74,8 +74,8 @@ describe('GET /settings/interfaces', () => {
       { interface: 'lo', subnet: '127.0.0.0/8', address: '127.0.0.1', source: 'detected', served: false },
       { interface: 'lo', subnet: '::1/128', address: '::1', source: 'detected', served: false },
     ]);
-    expect(t.core.ctx.network.serverAddressFor('192.168.10.33')).toBe('192.168.10.250');
-    expect(t.core.ctx.network.serverAddressFor('10.20.1.1')).toBeNull();
-    expect(t.core.ctx.network.served().map((s) => s.name)).toEqual(['eth0', 'eth1']);
+    expect(t.core.kernel.network.serverAddressFor('192.168.10.33')).toBe('192.168.10.250');
+    expect(t.core.kernel.network.serverAddressFor('10.20.1.1')).toBeNull();
+    expect(t.core.kernel.network.served().map((s) => s.name)).toEqual(['eth0', 'eth1']);
   });
 });

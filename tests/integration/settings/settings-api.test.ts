@@ -77,7 +77,7 @@ describe('settings API: validation', () => {
     const missing = await call(t, 'PUT', '/settings/netboot', { default_action: 'profile', default_profile_id: 7 });
     expect(missing.status).toBe(400);
     expect(missing.body.details?.[0]).toEqual({ field: 'body.default_profile_id', message: 'profile 7 does not exist' });
-    const profile = await t.core.ctx.profiles.create({ name: 'Default', boot_type: 'local' }, { author: 'test' });
+    const profile = await t.core.area('profiles').create({ name: 'Default', boot_type: 'local' }, { author: 'test' });
     const res = await call(t, 'PUT', '/settings/netboot', { default_action: 'profile', default_profile_id: profile.id });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ default_action: 'profile', default_profile_id: profile.id, menu_timeout_seconds: 10, record_unknown_hosts: true });
@@ -113,9 +113,9 @@ describe('settings API: applying and persisting', () => {
     const t = await core();
     const res = await call(t, 'PUT', '/settings/logging', { level: 'debug', event_retention_count: 500, event_retention_days: 3 });
     expect(res.status).toBe(200);
-    expect(t.core.ctx.logs.getLevel()).toBe('debug');
-    expect(t.core.ctx.events.getRetention()).toEqual({ maxCount: 500, maxAgeDays: 3 });
-    const changed = t.core.ctx.events.all().filter((e) => e.kind === 'settings.changed');
+    expect(t.core.kernel.logs.getLevel()).toBe('debug');
+    expect(t.core.kernel.events.getRetention()).toEqual({ maxCount: 500, maxAgeDays: 3 });
+    const changed = t.core.kernel.events.all().filter((e) => e.kind === 'settings.changed');
     expect(changed.at(-1)?.detail).toEqual({ sections: ['logging'] });
   });
 
@@ -131,15 +131,15 @@ describe('settings API: applying and persisting', () => {
     const all = (await call(second, 'GET', '/settings')).body.data as { general: { server_name: string }; logging: { level: string } };
     expect(all.general.server_name).toBe('pxe-kept');
     expect(all.logging.level).toBe('error');
-    expect(second.core.ctx.logs.getLevel()).toBe('error');
-    expect(second.core.ctx.events.getRetention().maxAgeDays).toBe(7);
+    expect(second.core.kernel.logs.getLevel()).toBe('error');
+    expect(second.core.kernel.events.getRetention().maxAgeDays).toBe(7);
   });
 
   it('lets the Host guard accept the allowed_hosts names', async () => {
     const t = await core();
     const probe = (host: string) => t.core.http.inject({ method: 'GET', url: '/api/v1/version', headers: { ...as('viewer'), host } });
     // Set before the first request, so the guard's 10 s name cache starts with it.
-    await t.core.ctx.settings.update({ general: { allowed_hosts: ['pxe.lab.example', 'fd00::80'] } });
+    await t.core.kernel.settings.update({ general: { allowed_hosts: ['pxe.lab.example', 'fd00::80'] } });
     expect((await probe('pxe.lab.example:8080')).statusCode).toBe(200);
     expect((await probe('[fd00::80]:8080')).statusCode).toBe(200);
     const rejected = await probe('evil.example');

@@ -30,7 +30,7 @@ describe('GET /api/v1/metrics', () => {
   it('returns a JSON snapshot with process, HTTP, service and event metrics', async () => {
     const t = await core();
     await t.core.http.inject({ method: 'GET', url: '/api/v1/services', headers: as('viewer') });
-    t.core.ctx.events.emit({ kind: 'test.ping', level: 'warn', message: 'ping' });
+    t.core.kernel.events.emit({ kind: 'test.ping', level: 'warn', message: 'ping' });
     const res = await t.core.http.inject({ method: 'GET', url: '/api/v1/metrics', headers: as('viewer') });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -71,19 +71,19 @@ describe('GET /api/v1/metrics', () => {
   it('counts into its own registry: two cores in one process do not share counters', async () => {
     const a = await core();
     const b = await core();
-    a.core.ctx.events.emit({ kind: 'test.only_a', message: 'a' });
-    const text = await b.core.ctx.metrics.prometheus();
+    a.core.kernel.events.emit({ kind: 'test.only_a', message: 'a' });
+    const text = await b.core.kernel.metrics.prometheus();
     expect(text).not.toContain('test.only_a');
-    expect(await a.core.ctx.metrics.prometheus()).toContain('kind="test.only_a"');
+    expect(await a.core.kernel.metrics.prometheus()).toContain('kind="test.only_a"');
   });
 
   it('gives servers their metric once per name (a restarted server keeps counting)', async () => {
     const t = await core();
-    const first = t.core.ctx.metrics.counter({ name: 'bootwright_test_total', help: 'test' });
+    const first = t.core.kernel.metrics.counter({ name: 'bootwright_test_total', help: 'test' });
     first.inc();
-    const again = t.core.ctx.metrics.counter({ name: 'bootwright_test_total', help: 'test' });
+    const again = t.core.kernel.metrics.counter({ name: 'bootwright_test_total', help: 'test' });
     again.inc();
-    expect(samples(await t.core.ctx.metrics.prometheus())).toContainEqual({ name: 'bootwright_test_total', labels: '', value: 2 });
+    expect(samples(await t.core.kernel.metrics.prometheus())).toContainEqual({ name: 'bootwright_test_total', labels: '', value: 2 });
   });
 });
 

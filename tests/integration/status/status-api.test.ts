@@ -15,15 +15,15 @@ describe('GET /status', () => {
     opened.push(t);
     await t.core.start();
     await writeFile(path.join(t.dataDir, 'blob.bin'), Buffer.alloc(300_000));
-    await t.core.ctx.settings.update({ general: { server_name: 'pxe-status' } });
+    await t.core.kernel.settings.update({ general: { server_name: 'pxe-status' } });
 
     const res = await t.core.http.inject({ method: 'GET', url: '/api/v1/status', headers: as('viewer') });
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     expect(data).toMatchObject({
-      version: t.core.ctx.build.version,
+      version: t.core.kernel.build.version,
       server_name: 'pxe-status',
-      started_at: t.core.ctx.startedAt.toISOString(),
+      started_at: t.core.kernel.startedAt.toISOString(),
       // Only http auto-starts in test cores; the network servers are registered and stopped.
       services: { by_state: { running: 1, starting: 0, stopping: 0, failed: 0 } },
       data_dir: { path: t.dataDir, usage_truncated: false },

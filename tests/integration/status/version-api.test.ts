@@ -108,7 +108,7 @@ describe('POST /version/check', () => {
     const res = await call(t, 'POST', '/version/check');
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
-      current: t.core.ctx.build.version,
+      current: t.core.kernel.build.version,
       latest: '99.1.0',
       update_available: true,
       url: `${base}/files/bootwright-99.1.0.bin`,
@@ -164,7 +164,7 @@ describe('POST /version/download', () => {
     expect(res.body.data).toEqual({ file, bytes: PAYLOAD.length, sha256: PAYLOAD_SHA, version: '99.1.0' });
     expect((await readFile(file)).equals(PAYLOAD)).toBe(true);
     expect(await readdir(path.join(t.dataDir, 'updates'))).toEqual(['bootwright-99.1.0.bin']);
-    const kinds = t.core.ctx.events.all().map((e) => e.kind);
+    const kinds = t.core.kernel.events.all().map((e) => e.kind);
     expect(kinds).toContain('update.download.progress');
     expect(kinds).toContain('update.downloaded');
   });
@@ -176,7 +176,7 @@ describe('POST /version/download', () => {
     expect(res.body.code).toBe('UPSTREAM_FAILED');
     expect(res.body.error).toContain('checksum mismatch');
     expect(await readdir(path.join(t.dataDir, 'updates'))).toEqual([]);
-    expect(t.core.ctx.events.all().map((e) => e.kind)).not.toContain('update.downloaded');
+    expect(t.core.kernel.events.all().map((e) => e.kind)).not.toContain('update.downloaded');
   });
 
   it('gives up on a release server that never answers and leaves no partial file', async () => {

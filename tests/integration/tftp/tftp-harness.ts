@@ -44,16 +44,16 @@ export interface TftpCore extends TestCore {
  */
 export async function startTftpCore(options: { threading?: TftpThreading; files?: Record<string, Buffer | string>; settings?: Record<string, number> } = {}): Promise<TftpCore> {
   const t = await createTestCore({ nicReader: loopbackNics(), autoStartServices: ['tftp'], ...(options.threading ? { tftpThreading: options.threading } : {}) });
-  const root = t.core.ctx.bootFiles.root;
+  const root = t.core.area('boot-files').files.root;
   await mkdir(root, { recursive: true });
   for (const [name, content] of Object.entries(options.files ?? {})) {
     await mkdir(path.dirname(path.join(root, name)), { recursive: true });
     await writeFile(path.join(root, name), content);
   }
   const port = await freeUdpPort();
-  await t.core.ctx.tftpSettings.update({ port, ...options.settings });
+  await t.core.area('tftp').settings.update({ port, ...options.settings });
   await t.core.start();
-  const status = t.core.ctx.services.get('tftp');
+  const status = t.core.kernel.services.get('tftp');
   if (status.state !== 'running') {
     await t.close();
     throw new Error(`tftp did not start: ${status.last_error ?? status.state}`);

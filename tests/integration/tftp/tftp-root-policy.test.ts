@@ -35,7 +35,7 @@ describe('PUT /services/tftp root: the confinement matrix by role', () => {
     cleanup.push(() => t.close());
     outside = await mkdtemp(path.join(os.tmpdir(), 'bw-outside-root-'));
     cleanup.push(() => rm(outside, { recursive: true, force: true }));
-    await t.core.ctx.bootFiles.ensureRoot();
+    await t.core.area('boot-files').files.ensureRoot();
     await mkdir(path.join(t.dataDir, 'images', 'sub'), { recursive: true });
     // A symlink inside an allowed root that leads to `/`: judged by its real path.
     await symlink('/', path.join(t.dataDir, 'images', 'to-slash'));
@@ -64,7 +64,7 @@ describe('PUT /services/tftp root: the confinement matrix by role', () => {
     const bootRoot = path.join(t.dataDir, 'boot');
     for (const [what, root, ...expected] of matrix(t.dataDir, outside)) {
       for (const [index, role] of (['viewer', 'operator', 'admin'] as const).entries()) {
-        const before = t.core.ctx.tftpSettings.get();
+        const before = t.core.area('tftp').settings.get();
         const res = await put(t, headers[role], '/api/v1/services/tftp', { root, retries: 4 });
         expect(res.status, `${role}: ${what} (${JSON.stringify(res.body)})`).toBe(expected[index]);
         if (res.status === 403) {
@@ -74,7 +74,7 @@ describe('PUT /services/tftp root: the confinement matrix by role', () => {
         if (res.status === 400) expect(res.body.details?.[0]?.field).toBe('body.root');
         if (res.status >= 400) {
           // Nothing at all changed: not the root, not the retries sent beside it.
-          expect(t.core.ctx.tftpSettings.get(), `${role}: ${what}`).toEqual(before);
+          expect(t.core.area('tftp').settings.get(), `${role}: ${what}`).toEqual(before);
         } else {
           expect(res.body.data.root).toBe(path.resolve(root as string));
           // Back to the boot root for the next row.
@@ -106,7 +106,7 @@ describe('PUT /services/tftp root: the confinement matrix by role', () => {
     await put(t, headers.admin, '/api/v1/services/tftp', { root: sub });
     await put(t, headers.admin, '/api/v1/services/tftp', { root: null });
     await put(t, headers.operator, '/api/v1/services/tftp', { retries: 3 });
-    const rows = t.core.ctx.audit.all().filter((row) => row.action === 'services.tftp.update').slice(-4);
+    const rows = t.core.kernel.audit.all().filter((row) => row.action === 'services.tftp.update').slice(-4);
     expect(rows.map((row) => [row.status, row.detail ?? null])).toEqual([
       [403, { old_root: bootRoot, new_root: '/' }],
       [200, { old_root: bootRoot, new_root: sub }],
@@ -154,26 +154,26 @@ describe('GET/PUT /settings/served-roots', () => {
       expect(res.status, root).toBe(400);
       expect(res.body.details?.[0]?.field, root).toBe('body.allowed_roots.1');
     }
-    expect(t.core.ctx.servedRoots.stored()).toEqual([]);
+    expect(t.core.kernel.servedRoots.stored()).toEqual([]);
   });
 
   it('an allowed root lets the admin serve folders in it; removing it stops a running server', async () => {
     const port = await freeUdpPort();
-    await t.core.ctx.tftpSettings.update({ port });
+    await t.core.area('tftp').settings.update({ port });
     await writeFile(path.join(extra, 'tftp', 'a.bin'), 'from the extra root');
     const allowed = await put(t, headers.admin, '/api/v1/settings/served-roots', { allowed_roots: [extra] });
     expect(allowed.status).toBe(200);
     expect(allowed.body.data.allowed_roots).toEqual([extra]);
     const set = await put(t, headers.admin, '/api/v1/services/tftp', { root: path.join(extra, 'tftp') });
     expect(set.status).toBe(200);
-    await t.core.ctx.services.start('tftp');
+    await t.core.kernel.services.start('tftp');
     expect((await tftpGet({ port, file: 'a.bin' })).data.toString()).toBe('from the extra root');
     // Audited with the old and new lists.
-    const row = t.core.ctx.audit.all().find((entry) => entry.action === 'settings.served-roots.update' && entry.status === 200);
+    const row = t.core.kernel.audit.all().find((entry) => entry.action === 'settings.served-roots.update' && entry.status === 200);
     expect(row?.detail).toEqual({ old_allowed_roots: '[]', new_allowed_roots: JSON.stringify([extra]) });
     // Withdrawn: the running server is restarted and refuses to serve the root.
     expect((await put(t, headers.admin, '/api/v1/settings/served-roots', { allowed_roots: [] })).status).toBe(200);
-    const status = t.core.ctx.services.get('tftp');
+    const status = t.core.kernel.services.get('tftp');
     expect(status.state).toBe('failed');
     expect(status.last_error).toContain(`TFTP root ${path.join(extra, 'tftp')} is refused`);
     expect(status.last_error).toContain('is outside the allowed roots');
@@ -187,14 +187,14 @@ describe('roots allowed by the configuration (--allowed-root)', () => {
     cleanup.push(() => rm(extra, { recursive: true, force: true }));
     const t = await createTestCore({ nicReader: loopbackNics(), config: { allowedRoots: [extra, '/etc'] } });
     cleanup.push(() => t.close());
-    const described = await t.core.ctx.servedRoots.describe();
+    const described = await t.core.kernel.servedRoots.describe();
     expect(described.filter((view) => view.source === 'config')).toEqual([
       { path: extra, source: 'config', problem: null },
       // A configured root the fixed rules refuse is ignored, and says why.
       { path: '/etc', source: 'config', problem: '/etc is the system folder /etc' },
     ]);
-    expect((await t.core.ctx.tftpSettings.update({ root: extra })).value.root).toBe(extra);
-    await expect(t.core.ctx.tftpSettings.update({ root: '/etc' })).rejects.toThrow(/system folder/);
+    expect((await t.core.area('tftp').settings.update({ root: extra })).value.root).toBe(extra);
+    await expect(t.core.area('tftp').settings.update({ root: '/etc' })).rejects.toThrow(/system folder/);
   });
 });
 
@@ -212,10 +212,10 @@ describe('a stored root the policy refuses (an older configuration)', () => {
     opened.push(t);
     const port = await freeUdpPort();
     // Written straight into the store, as an older version would have accepted it.
-    await t.core.ctx.store.section<StoredTftpSettings>('tftp', TFTP_DEFAULTS).set({ ...TFTP_DEFAULTS, port, root: stale });
+    await t.core.kernel.store.section<StoredTftpSettings>('tftp', TFTP_DEFAULTS).set({ ...TFTP_DEFAULTS, port, root: stale });
     await t.core.start();
-    await t.core.ctx.services.start('tftp');
-    const status = t.core.ctx.services.get('tftp');
+    await t.core.kernel.services.start('tftp');
+    const status = t.core.kernel.services.get('tftp');
     expect(status.state).toBe('failed');
     expect(status.last_error).toBe(
       `TFTP root ${stale} is refused: ${stale} is outside the allowed roots (${path.join(t.dataDir, 'boot')}); an admin can allow more with PUT /settings/served-roots or --allowed-root; an admin must set another root (PUT /services/tftp {"root": ...}, null for the boot root)`,
@@ -223,9 +223,9 @@ describe('a stored root the policy refuses (an older configuration)', () => {
     // No boot loaders were copied into the refused root.
     expect(await readdir(stale)).toEqual(['secret.txt']);
     // An admin repairs it by resetting the root.
-    await t.core.ctx.tftpSettings.update({ root: null });
-    await t.core.ctx.services.start('tftp');
-    expect(t.core.ctx.services.get('tftp').state).toBe('running');
+    await t.core.area('tftp').settings.update({ root: null });
+    await t.core.kernel.services.start('tftp');
+    expect(t.core.kernel.services.get('tftp').state).toBe('running');
     expect((await tftpGet({ port, file: 'secret.txt' })).error).toEqual({ code: 1, message: 'file not found' });
   });
 });
@@ -242,15 +242,15 @@ describe('the root is re-checked at serve time', () => {
     expect(res.error).toEqual({ code: 2, message: 'access violation' });
     expect(res.data.length).toBe(0);
     // And a restart refuses the root outright.
-    await t.core.ctx.services.restart('tftp');
-    expect(t.core.ctx.services.get('tftp')).toMatchObject({ state: 'failed', last_error: expect.stringContaining('/ is the filesystem root') });
+    await t.core.kernel.services.restart('tftp');
+    expect(t.core.kernel.services.get('tftp')).toMatchObject({ state: 'failed', last_error: expect.stringContaining('/ is the filesystem root') });
   });
 
   it('HTTP boot refuses files through a boot root swapped for a symlink to /', async () => {
     const t = await createTestCore({ nicReader: loopbackNics() });
     cleanup.push(() => t.close());
     await t.core.start();
-    const root = t.core.ctx.bootFiles.root;
+    const root = t.core.area('boot-files').files.root;
     await writeFile(path.join(root, 'a.txt'), 'boot file');
     expect((await t.core.http.inject({ method: 'GET', url: '/boot/a.txt' })).body).toBe('boot file');
     await rename(root, `${root}-moved`);
@@ -259,6 +259,6 @@ describe('the root is re-checked at serve time', () => {
     expect(res.statusCode).toBe(403);
     expect(res.body).not.toContain('root:');
     // Checked afresh (as at the next start): refused with the reason.
-    expect(await t.core.ctx.bootFiles.ensureRoot()).toEqual({ ok: false, problem: `${root} resolves to /: / is the filesystem root` });
+    expect(await t.core.area('boot-files').files.ensureRoot()).toEqual({ ok: false, problem: `${root} resolves to /: / is the filesystem root` });
   });
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 function tftpEvents(kind: string): AppEvent[] {
-  return t.core.ctx.events.all().filter((event) => event.kind === kind);
+  return t.core.kernel.events.all().filter((event) => event.kind === kind);
 }
 
 describe('TFTP read requests (RFC 1350)', () => {
@@ -126,11 +126,11 @@ describe('TFTP reliability', () => {
   });
 
   it('treats a client that stops after the OACK as a size probe: no transfer event', async () => {
-    const before = t.core.ctx.events.all().filter((e) => e.kind.startsWith('tftp.')).length;
+    const before = t.core.kernel.events.all().filter((e) => e.kind.startsWith('tftp.')).length;
     const res = await tftpGet({ port: t.port, file: 'small.bin', options: { tsize: '0' }, behaviour: { abortAfterOack: true } });
     expect(res.oack).toEqual({ tsize: String(SMALL.length) });
-    await expect.poll(async () => /^bootwright_tftp_size_probes_total (\d+)$/m.exec(await t.core.ctx.metrics.prometheus())?.[1]).toBe('1');
-    expect(t.core.ctx.events.all().filter((e) => e.kind.startsWith('tftp.')).length).toBe(before);
+    await expect.poll(async () => /^bootwright_tftp_size_probes_total (\d+)$/m.exec(await t.core.kernel.metrics.prometheus())?.[1]).toBe('1');
+    expect(t.core.kernel.events.all().filter((e) => e.kind.startsWith('tftp.')).length).toBe(before);
   });
 });
 
@@ -181,7 +181,7 @@ describe('TFTP refusals', () => {
 describe('TFTP virtual files', () => {
   it('serves a provider\'s file per client, before the disk, never cached across requests', async () => {
     let calls = 0;
-    const remove = t.core.ctx.bootFiles.addVirtualProvider({
+    const remove = t.core.area('boot-files').files.addVirtualProvider({
       async resolve(file, client) {
         if (file !== 'test/virtual.ipxe' && file !== 'small.bin') return null;
         calls++;
@@ -204,7 +204,7 @@ describe('TFTP virtual files', () => {
   });
 
   it('answers "server error" when a provider throws, and keeps serving', async () => {
-    const remove = t.core.ctx.bootFiles.addVirtualProvider({
+    const remove = t.core.area('boot-files').files.addVirtualProvider({
       async resolve(file) {
         if (file === 'broken.ipxe') throw new Error('template exploded');
         return null;
@@ -241,7 +241,7 @@ describe('TFTP refusal flood', () => {
     const { encode } = await import('../../../src-main/tftp/server/tftp-codec.js');
     const dgram = await import('node:dgram');
     const refusedTotal = async () => {
-      const text = await t.core.ctx.metrics.prometheus();
+      const text = await t.core.kernel.metrics.prometheus();
       return [...text.matchAll(/^bootwright_tftp_requests_refused_total\{[^}]*\} (\d+)$/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
     };
     const before = await refusedTotal();

@@ -81,7 +81,7 @@ describe('GET/PUT /services/tftp', () => {
     const res = await call(t, 'PUT', { root: other, port, max_blksize: 4096 });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ root: other, port, max_blksize: 4096, enabled: true });
-    expect(t.core.ctx.services.get('tftp')).toMatchObject({ state: 'running', listen: [`udp 127.0.0.1:${port}`] });
+    expect(t.core.kernel.services.get('tftp')).toMatchObject({ state: 'running', listen: [`udp 127.0.0.1:${port}`] });
     expect((await tftpGet({ port, file: 'a.bin' })).data.toString()).toBe('in the other root');
     expect((await tftpGet({ port, file: 'a.bin', options: { blksize: '9000' } })).oack).toEqual({ blksize: '4096' });
     // The bundled boot loaders were copied into the new root at the restart.
@@ -95,9 +95,9 @@ describe('GET/PUT /services/tftp', () => {
     const t = await startTftpCore({ files: { 'a.bin': 'x' } });
     opened.push(t);
     expect((await call(t, 'PUT', { enabled: false })).body.data).toMatchObject({ enabled: false });
-    expect(t.core.ctx.services.get('tftp')).toMatchObject({ state: 'stopped', auto_start: false });
+    expect(t.core.kernel.services.get('tftp')).toMatchObject({ state: 'stopped', auto_start: false });
     expect((await call(t, 'PUT', { enabled: true })).body.data).toMatchObject({ enabled: true });
-    expect(t.core.ctx.services.get('tftp')).toMatchObject({ state: 'running', auto_start: true });
+    expect(t.core.kernel.services.get('tftp')).toMatchObject({ state: 'running', auto_start: true });
     expect((await tftpGet({ port: t.port, file: 'a.bin' })).data.toString()).toBe('x');
   });
 });
@@ -109,18 +109,18 @@ describe('TFTP follows the served interfaces', () => {
     const t = await createTestCore({ nicReader: nics, autoStartServices: ['tftp'] });
     opened.push(t);
     const port = await freeUdpPort();
-    await t.core.ctx.tftpSettings.update({ port });
-    await t.core.ctx.bootFiles.ensureRoot();
-    await writeFile(path.join(t.core.ctx.bootFiles.root, 'a.bin'), 'hello');
+    await t.core.area('tftp').settings.update({ port });
+    await t.core.area('boot-files').files.ensureRoot();
+    await writeFile(path.join(t.core.area('boot-files').files.root, 'a.bin'), 'hello');
     await t.core.start();
-    expect(t.core.ctx.services.get('tftp').listen).toEqual([`udp 127.0.0.1:${port}`]);
+    expect(t.core.kernel.services.get('tftp').listen).toEqual([`udp 127.0.0.1:${port}`]);
     addresses = ['127.0.0.1', '127.0.0.2'];
-    t.core.ctx.network.refresh();
-    await expect.poll(() => t.core.ctx.services.get('tftp').listen.sort()).toEqual([`udp 127.0.0.1:${port}`, `udp 127.0.0.2:${port}`]);
+    t.core.kernel.network.refresh();
+    await expect.poll(() => t.core.kernel.services.get('tftp').listen.sort()).toEqual([`udp 127.0.0.1:${port}`, `udp 127.0.0.2:${port}`]);
     expect((await tftpGet({ host: '127.0.0.2', port, file: 'a.bin' })).data.toString()).toBe('hello');
     addresses = ['127.0.0.2'];
-    t.core.ctx.network.refresh();
-    await expect.poll(() => t.core.ctx.services.get('tftp').listen).toEqual([`udp 127.0.0.2:${port}`]);
+    t.core.kernel.network.refresh();
+    await expect.poll(() => t.core.kernel.services.get('tftp').listen).toEqual([`udp 127.0.0.2:${port}`]);
   });
 
   it('fails to start with a clear message when its port is taken', async () => {
@@ -129,9 +129,9 @@ describe('TFTP follows the served interfaces', () => {
     await new Promise<void>((resolve) => blocker.bind(0, '127.0.0.1', resolve));
     const t = await createTestCore({ nicReader: loopbackNics(), autoStartServices: ['tftp'] });
     opened.push(t);
-    await t.core.ctx.tftpSettings.update({ port: blocker.address().port });
+    await t.core.area('tftp').settings.update({ port: blocker.address().port });
     await t.core.start();
-    expect(t.core.ctx.services.get('tftp')).toMatchObject({
+    expect(t.core.kernel.services.get('tftp')).toMatchObject({
       state: 'failed',
       last_error: expect.stringContaining(`listen udp 127.0.0.1:${blocker.address().port}: address already in use`),
     });

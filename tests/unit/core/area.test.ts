@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Areas, type AreaModule, type Kernel } from '../../../src-main/core/area.js';
+import { areaListProblems, Areas, type AreaModule, type Kernel } from '../../../src-main/core/area.js';
 
 // The walker only hands the kernel through; no area here reads it.
 const kernel = {} as Kernel;
@@ -18,6 +18,7 @@ function area(name: string, needs: string[], calls: string[]): AreaModule<string
         prepare: async () => void calls.push(`prepare ${name}`),
         start: async () => void calls.push(`start ${name}`),
         stop: async () => void calls.push(`stop ${name}`),
+        close: async () => void calls.push(`close ${name}`),
       };
     },
   };
@@ -34,20 +35,30 @@ describe('Areas', () => {
     expect(areas.routes()).toHaveLength(2);
   });
 
-  it('prepares and starts in list order and stops in reverse order', async () => {
+  it('prepares and starts in list order, stops and closes in reverse order', async () => {
     const calls: string[] = [];
     const areas = await Areas.create([area('a', [], calls), area('b', ['a'], calls)], kernel);
     calls.length = 0;
     await areas.prepare();
     await areas.start();
     await areas.stop();
-    expect(calls).toEqual(['prepare a', 'prepare b', 'start a', 'start b', 'stop b', 'stop a']);
+    await areas.close();
+    expect(calls).toEqual(['prepare a', 'prepare b', 'start a', 'start b', 'stop b', 'stop a', 'close b', 'close a']);
   });
 
   it('refuses an area listed before an area it needs, and one listed twice', async () => {
     const calls: string[] = [];
-    await expect(Areas.create([area('b', ['a'], calls), area('a', [], calls)], kernel)).rejects.toThrow('"b" needs "a", which is not listed before it');
+    await expect(Areas.create([area('b', ['a'], calls), area('a', [], calls)], kernel)).rejects.toThrow('"b" needs "a", which is listed after it');
     await expect(Areas.create([area('a', [], calls), area('a', [], calls)], kernel)).rejects.toThrow('"a" is listed twice');
+    await expect(Areas.create([area('a', ['x'], calls)], kernel)).rejects.toThrow('"a" needs "x", which is not in the list');
+    expect(calls, 'nothing is created from a list with a wiring mistake').toEqual([]);
+  });
+
+  it('names a cycle among the needs', () => {
+    const calls: string[] = [];
+    const problems = areaListProblems([area('a', ['c'], calls), area('b', ['a'], calls), area('c', ['b'], calls), area('d', [], calls)]);
+    expect(problems).toContain('the needs form a cycle: a → c → b → a');
+    expect(areaListProblems([area('a', [], calls), area('b', ['a'], calls)])).toEqual([]);
   });
 
   it('names an area missing from the list when its facade is asked for', async () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BootloaderCheckReport } from '@contracts/boot-files';
 import type { DhcpSettings } from '@contracts/dhcp';
 import type { Profile } from '@contracts/profiles';
-import type { InterfacesView } from '../../../src-renderer/src/api/models/settings.js';
+import type { InterfacesSettingsView as InterfacesView } from '@contracts/settings';
 import { parseUnifiedDiff } from '../../../src-renderer/src/editor/DiffView.js';
 import { createLiveEventsStore, LIVE_EVENTS_KEPT } from '../../../src-renderer/src/live/live-events-store.js';
 import { createInvalidator, keysFor } from '../../../src-renderer/src/live/live-invalidation.js';

@@ -2,7 +2,7 @@
 import './dom-setup.js';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServiceStatus } from '../../../src-renderer/src/api/models/services.js';
+import type { ServiceStatus } from '@contracts/services';
 import { fail, ok, type Route } from './fake-transport.js';
 import { VIEWER_SESSION, callsTo, renderApp } from './render-app.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settingsDefaults } from '../../../src-main/settings/settings-schemas.js';
+import { settingsDefaults } from '../../../src-main/settings/settings-contract.js';
 import { checkGeneral, checkInterfaces, checkNetboot } from '../../../src-main/settings/settings-validation.js';
 
 const defaults = settingsDefaults({ logLevel: 'info' });

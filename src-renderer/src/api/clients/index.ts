@@ -1,12 +1,20 @@
 import type { ApiClient } from '../api-client.js';
+import { auditClient } from './audit-client.js';
+import { authClient } from './auth-client.js';
 import { bootFilesClient } from './boot-files-client.js';
+import { bootScriptsClient } from './boot-scripts-client.js';
 import { dhcpClient } from './dhcp-client.js';
 import { dnsClient } from './dns-client.js';
-import { bootScriptsClient } from './boot-scripts-client.js';
+import { eventsClient } from './events-client.js';
 import { hostsClient } from './hosts-client.js';
-import { profilesClient } from './profiles-client.js';
-import { tftpClient } from './tftp-client.js';
+import { logsClient } from './logs-client.js';
+import { networkClient } from './network-client.js';
 import { powerClient } from './power-client.js';
+import { profilesClient } from './profiles-client.js';
+import { servicesClient } from './services-client.js';
+import { settingsClient } from './settings-client.js';
+import { systemClient } from './system-client.js';
+import { tftpClient } from './tftp-client.js';
 
 /**
  * The typed API of the UI: one client per area (`api.dns.records.list(params)`),
@@ -15,6 +23,14 @@ import { powerClient } from './power-client.js';
  */
 export function createApi(client: ApiClient) {
   return {
+    events: eventsClient(client),
+    audit: auditClient(client),
+    logs: logsClient(client),
+    auth: authClient(client),
+    services: servicesClient(client),
+    settings: settingsClient(client),
+    network: networkClient(client),
+    system: systemClient(client),
     dns: dnsClient(client),
     bootFiles: bootFilesClient(client),
     tftp: tftpClient(client),

@@ -1,8 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { Anchor, Card, Group, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { Link } from 'react-router';
-import type { AppEvent, ServerStatus } from '../../api/models/system.js';
-import { withQuery } from '../../api/query-string.js';
 import { useCan, useLiveEvents } from '../../app-state.js';
 import { BarChart } from '../../components/BarChart.js';
 import { PageHeader } from '../../components/PageHeader.js';
@@ -10,7 +7,7 @@ import { EmptyState, QueryState } from '../../components/QueryState.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { formatBytes, formatUptime } from '../../format.js';
 import { useNow } from '../../hooks.js';
-import { useApiClient, useApiGet, useApiQuery } from '../../query/api-hooks.js';
+import { useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { ServiceButtons } from '../services/ServiceControls.js';
 import { SERVICE_PAGES } from '../services/service-actions.js';
@@ -22,7 +19,7 @@ const LATEST_EVENTS = 12;
 const BOOT_KIND = 'boot.script_served';
 
 function ServicesCard() {
-  const status = useApiGet<ServerStatus>(keys.status, '/status');
+  const status = useApiQuery(keys.status, (api) => api.system.status());
   const canOperate = useCan('operator');
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="dash-services">
@@ -127,15 +124,11 @@ function LeaseUtilisation() {
 }
 
 function BootsChart() {
-  const client = useApiClient();
   const now = useNow(30_000);
   const live = useLiveEvents((state) => state.events);
   const since = new Date(now - 60 * 60_000).toISOString();
   // Keyed by the minute: the window moves on without refetching on every render.
-  const boots = useQuery({
-    queryKey: [...keys.events, 'boots', Math.floor(now / 60_000)],
-    queryFn: () => client.list<AppEvent>(withQuery('/events', { kind: BOOT_KIND, since, size: 500 })),
-  });
+  const boots = useApiQuery([...keys.events, 'boots', Math.floor(now / 60_000)], (api) => api.events.list({ kind: BOOT_KIND, since, size: 500 }));
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="dash-boots">
       <Title order={2} size="h4" id="dash-boots" mb="xs">
@@ -160,8 +153,7 @@ function BootsChart() {
 }
 
 function LatestEvents() {
-  const client = useApiClient();
-  const initial = useQuery({ queryKey: [...keys.events, 'latest'], queryFn: () => client.list<AppEvent>(withQuery('/events', { size: LATEST_EVENTS })) });
+  const initial = useApiQuery([...keys.events, 'latest'], (api) => api.events.list({ size: LATEST_EVENTS }));
   const live = useLiveEvents((state) => state.events);
   const liveStatus = useLiveEvents((state) => state.status);
   return (

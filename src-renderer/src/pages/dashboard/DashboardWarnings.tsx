@@ -1,8 +1,8 @@
 import type { BootloaderCheckReport } from '@contracts/boot-files';
+import type { InterfacesSettingsView as InterfacesView } from '@contracts/settings';
 import { Alert, Anchor, Stack } from '@mantine/core';
 import { Link } from 'react-router';
 import type { DhcpSettings } from '@contracts/dhcp';
-import type { InterfacesView } from '../../api/models/settings.js';
 import { useApiGet, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
@@ -65,7 +65,7 @@ export function setupWarnings(input: { interfaces?: InterfacesView | undefined; 
 
 /** The dashboard's warnings, from the interface settings, the boot loader check and the DHCP settings. */
 export function DashboardWarnings() {
-  const interfaces = useApiGet<InterfacesView>(keys.settingsSection('interfaces'), '/settings/interfaces');
+  const interfaces = useApiQuery(keys.settingsSection('interfaces'), (api) => api.settings.interfaces.get());
   const check = useApiQuery(keys.bootloaders, (api) => api.bootFiles.bootloaders.check());
   const dhcp = useApiQuery(keys.dhcpSettings, (api) => api.dhcp.settings.get());
   const warnings = setupWarnings({ interfaces: interfaces.data, check: check.data, dhcp: dhcp.data });

@@ -1,5 +1,5 @@
+import type { EventData as AppEvent } from '@contracts/events';
 import { Badge, Group, Stack, Text } from '@mantine/core';
-import type { AppEvent } from '../../api/models/system.js';
 import { levelColor } from '../../components/StatusBadge.js';
 import { formatDateTime } from '../../format.js';
 

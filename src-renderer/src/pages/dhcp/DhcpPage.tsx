@@ -1,6 +1,6 @@
 import { Anchor, Stack } from '@mantine/core';
 import { Link } from 'react-router';
-import type { InterfacesView } from '../../api/models/settings.js';
+import type { InterfacesSettingsView as InterfacesView } from '@contracts/settings';
 import { UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { LoadError, Loading } from '../../components/QueryState.js';

@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { isApiError } from '../../api/api-error.js';
 import type { DhcpMode, DhcpSettings } from '@contracts/dhcp';
-import type { InterfacesView } from '../../api/models/settings.js';
+import type { InterfacesSettingsView as InterfacesView } from '@contracts/settings';
 import { useCan } from '../../app-state.js';
 import { fieldPath } from '../../components/form-errors.js';
 import { FormError, SettingsSaveBar } from '../../components/kit/index.js';

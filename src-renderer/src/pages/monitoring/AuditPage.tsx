@@ -1,12 +1,12 @@
+import type { AuditEntryData as AuditEntry, AuditOutcome } from '@contracts/audit';
 import { Group, Stack, Text } from '@mantine/core';
-import type { AuditEntry } from '../../api/models/system.js';
 import { filterOptions, TableToolbar } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { ServerTable, type Column } from '../../components/ServerTable.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime } from '../../format.js';
-import { useApiList } from '../../query/api-hooks.js';
+import { useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 const COLUMNS: Column<AuditEntry>[] = [
@@ -60,7 +60,7 @@ function AggregateSummary({ entry }: { entry: AuditEntry }) {
 /** `/audit` (operator): who changed what, through which route, and whether it worked. */
 export function AuditPage() {
   const table = useTableParams({ defaultSort: '-id', filters: ['user', 'action', 'resource', 'outcome', 'authenticated', 'since', 'until'] as const });
-  const query = useApiList<AuditEntry>(keys.audit, '/audit-logs', table.apiParams);
+  const query = useApiPage(keys.audit, table.apiParams, (api, params) => api.audit.list(params));
   return (
     <Stack gap="md">
       <PageHeader title="Audit log" description="Every change made through the API or the desktop app, with who made it." />
@@ -71,7 +71,7 @@ export function AuditPage() {
           { kind: 'text', name: 'user', label: 'User', width: 140 },
           { kind: 'text', name: 'action', label: 'Action (e.g. hosts.)', width: 170 },
           { kind: 'text', name: 'resource', label: 'Resource type', width: 150 },
-          { kind: 'select', name: 'outcome', label: 'Outcome', options: filterOptions({ success: 'Success', failure: 'Failure' }), width: 150 },
+          { kind: 'select', name: 'outcome', label: 'Outcome', options: filterOptions({ success: 'Success', failure: 'Failure' } satisfies Record<AuditOutcome, string>), width: 150 },
           { kind: 'select', name: 'authenticated', label: 'Credentials', options: filterOptions({ true: 'Signed in', false: 'Unauthenticated' }), width: 170 },
           { kind: 'date-range' },
         ]}

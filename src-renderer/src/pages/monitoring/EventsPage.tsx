@@ -1,8 +1,8 @@
+import type { EventData as AppEvent, EventLevel } from '@contracts/events';
 import { Anchor, Button, Card, Code, Group, Modal, Stack, Switch, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { describeError } from '../../api/api-error.js';
-import type { AppEvent } from '../../api/models/system.js';
 import { useAppState } from '../../app-state.js';
 import { Dim } from '../../components/Dim.js';
 import { filterOptions, TableToolbar } from '../../components/kit/index.js';
@@ -14,7 +14,7 @@ import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime } from '../../format.js';
 import { asAppEvent } from '../../live/live-events-store.js';
-import { useApiList } from '../../query/api-hooks.js';
+import { useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { EventList } from '../dashboard/EventList.js';
 
@@ -66,7 +66,7 @@ function LiveTail({ filters }: { filters: Record<string, string> }) {
 /** `/events`: the event log with filters, server paging, details, and a live tail. */
 export function EventsPage() {
   const table = useTableParams({ defaultSort: '-id', filters: ['kind', 'level', 'mac', 'since', 'until'] as const });
-  const query = useApiList<AppEvent>(keys.events, '/events', table.apiParams);
+  const query = useApiPage(keys.events, table.apiParams, (api, params) => api.events.list(params));
   const [tail, setTail] = useState(false);
   const [detail, setDetail] = useState<AppEvent | null>(null);
   const columns: Column<AppEvent>[] = [
@@ -106,7 +106,7 @@ export function EventsPage() {
         search={{ label: 'Search events', placeholder: 'Search kind, message, MAC, IP', width: 240 }}
         filters={[
           { kind: 'text', name: 'kind', label: 'Kind (e.g. dhcp. or boot.)', width: 200 },
-          { kind: 'select', name: 'level', label: 'Level', options: filterOptions({ info: 'Info and above', warn: 'Warnings and errors', error: 'Errors only' }), width: 190 },
+          { kind: 'select', name: 'level', label: 'Level', options: filterOptions({ info: 'Info and above', warn: 'Warnings and errors', error: 'Errors only' } satisfies Record<EventLevel, string>), width: 190 },
           { kind: 'text', name: 'mac', label: 'MAC', width: 170 },
           { kind: 'date-range' },
         ]}

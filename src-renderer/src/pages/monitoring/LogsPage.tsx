@@ -1,20 +1,22 @@
+import { LOG_LEVELS, type CleanupResult, type LogCleanupRequest, type LogLevel, type LogRecordData as LogRecord } from '@contracts/logs';
 import { Alert, Badge, Button, Card, Group, NumberInput, Progress, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { describeError } from '../../api/api-error.js';
-import type { LogCleanupResult, LogDiskUsage, LogFile, LogLevel, LogRecord } from '../../api/models/system.js';
 import { useAppState, useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, QueryState } from '../../components/QueryState.js';
 import { levelColor } from '../../components/StatusBadge.js';
 import { formatBytes, formatDateTime } from '../../format.js';
-import { useApiGet, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 const LINES_KEPT = 500;
 
+const LEVEL_LABELS: Record<LogLevel, string> = { error: 'Errors', warn: 'Warnings and up', info: 'Info and up', debug: 'Debug and up' };
+
 function DiskUsage() {
-  const query = useApiGet<LogDiskUsage>([...keys.logs, 'disk'], '/logs/disk-usage');
+  const query = useApiQuery([...keys.logs, 'disk'], (api) => api.logs.diskUsage());
   return (
     <Card withBorder component="section" aria-labelledby="disk-title">
       <Title order={2} size="h4" id="disk-title" mb="sm">
@@ -44,7 +46,7 @@ function Cleanup() {
   const confirm = useConfirm();
   const [olderThan, setOlderThan] = useState<number | string>(30);
   const [maxMb, setMaxMb] = useState<number | string>('');
-  const cleanup = useApiMutation((client, body: object) => client.post<LogCleanupResult>('/logs/cleanup', body), {
+  const cleanup = useApiAction((api, body: LogCleanupRequest): Promise<CleanupResult> => api.logs.cleanup(body), {
     invalidate: [keys.logs],
     success: (result) => `${result.deleted.length} file(s) deleted, ${formatBytes(result.bytes_freed)} freed.`,
   });
@@ -82,7 +84,7 @@ function Cleanup() {
 }
 
 function Files() {
-  const query = useApiGet<LogFile[]>([...keys.logs, 'files'], '/logs/files');
+  const query = useApiQuery([...keys.logs, 'files'], (api) => api.logs.files());
   return (
     <Card withBorder component="section" aria-labelledby="files-title">
       <Title order={2} size="h4" id="files-title" mb="sm">
@@ -177,12 +179,7 @@ function LiveLog() {
         <Group gap="xs">
           <Select
             aria-label="Minimum level"
-            data={[
-              { value: 'error', label: 'Errors' },
-              { value: 'warn', label: 'Warnings and up' },
-              { value: 'info', label: 'Info and up' },
-              { value: 'debug', label: 'Debug and up' },
-            ]}
+            data={LOG_LEVELS.map((value) => ({ value, label: LEVEL_LABELS[value] }))}
             value={level}
             onChange={(value) => setLevel((value as LogLevel | null) ?? 'info')}
             allowDeselect={false}

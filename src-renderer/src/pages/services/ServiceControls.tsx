@@ -1,9 +1,8 @@
+import type { ServiceAction, ServiceStatus } from '@contracts/services';
 import { Button, Group, Switch } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ServiceAction, ServiceStatus } from '../../api/models/services.js';
-import { segment } from '../../api/query-string.js';
-import { useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { ACTION_LABELS, actionDisabled, actionsFor } from './service-actions.js';
 
@@ -17,8 +16,8 @@ function useStoreService() {
 /** Start/Stop/Restart for one service (operator); the dashboard and the services page share it. */
 export function ServiceButtons({ service, size = 'xs' }: { service: ServiceStatus; size?: 'xs' | 'compact-xs' }) {
   const store = useStoreService();
-  const run = useApiMutation(
-    (client, action: ServiceAction) => client.post<ServiceStatus>(`/services/${segment(service.name)}/${action}`),
+  const run = useApiAction(
+    (api, action: ServiceAction) => api.services.run(service.name, action),
     { invalidate: [keys.services, keys.status], errorTitle: `${service.name} could not be changed`, onSuccess: store },
   );
   if (service.protected) return null;
@@ -45,8 +44,8 @@ export function ServiceButtons({ service, size = 'xs' }: { service: ServiceStatu
 /** The auto-start switch of one service (operator). */
 export function AutoStartSwitch({ service }: { service: ServiceStatus }) {
   const store = useStoreService();
-  const save = useApiMutation(
-    (client, autoStart: boolean) => client.put<ServiceStatus>(`/services/${segment(service.name)}/auto-start`, { auto_start: autoStart }),
+  const save = useApiAction(
+    (api, autoStart: boolean) => api.services.setAutoStart(service.name, autoStart),
     { invalidate: [keys.services], errorTitle: `Auto-start of ${service.name} was not changed`, onSuccess: store },
   );
   // Set in the change handler itself, so the switch shows the new position at once (not the old one until the request ends).

@@ -1,7 +1,7 @@
+import { SERVICE_ACTIONS, type ServiceAction } from '@contracts/services';
 import { Anchor, Button, Checkbox, Code, Group, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { ServiceAction, ServiceBatchResult, ServiceStatus } from '../../api/models/services.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
@@ -11,14 +11,14 @@ import { EmptyState, QueryState } from '../../components/QueryState.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { formatUptime } from '../../format.js';
 import { useNow } from '../../hooks.js';
-import { useApiGet, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { ACTION_LABELS, SERVICE_PAGES } from './service-actions.js';
 import { AutoStartSwitch, ServiceButtons } from './ServiceControls.js';
 
 function BatchBar({ selected, onDone }: { selected: string[]; onDone: () => void }) {
   const confirm = useConfirm();
-  const batch = useApiMutation((client, action: ServiceAction) => client.post<ServiceBatchResult[]>(`/services/batch/${action}`, { names: selected }), {
+  const batch = useApiAction((api, action: ServiceAction) => api.services.batch(action, selected), {
     invalidate: [keys.services, keys.status],
     onSuccess: (results, action) => {
       const failed = results.filter((result) => !result.ok);
@@ -41,7 +41,7 @@ function BatchBar({ selected, onDone }: { selected: string[]; onDone: () => void
   return (
     <Group gap="xs" role="group" aria-label="Batch actions">
       <Text size="sm">{selected.length} selected</Text>
-      {(['start', 'stop', 'restart'] as const).map((action) => (
+      {SERVICE_ACTIONS.map((action) => (
         <Button key={action} size="xs" variant="default" disabled={selected.length === 0 || batch.isPending} onClick={() => void run(action)}>
           {ACTION_LABELS[action]} selected
         </Button>
@@ -52,7 +52,7 @@ function BatchBar({ selected, onDone }: { selected: string[]; onDone: () => void
 
 /** GET /services as a table with lifecycle buttons, auto-start switches and batch actions; live through service events. */
 export function ServicesPage() {
-  const query = useApiGet<ServiceStatus[]>(keys.services, '/services');
+  const query = useApiQuery(keys.services, (api) => api.services.list());
   const canOperate = useCan('operator');
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const now = useNow(1000);

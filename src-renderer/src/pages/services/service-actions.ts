@@ -1,4 +1,4 @@
-import type { ServiceAction, ServiceStatus } from '../../api/models/services.js';
+import { SERVICE_ACTIONS, type ServiceAction, type ServiceStatus } from '@contracts/services';
 
 export const ACTION_LABELS: Record<ServiceAction, string> = { start: 'Start', stop: 'Stop', restart: 'Restart' };
 
@@ -12,7 +12,7 @@ export const SERVICE_PAGES: Record<string, string> = {
 /** Which lifecycle buttons a row offers: the protected HTTP service serves this page and is never stopped from it. */
 export function actionsFor(service: ServiceStatus): ServiceAction[] {
   if (service.protected) return [];
-  return ['start', 'stop', 'restart'];
+  return [...SERVICE_ACTIONS];
 }
 
 /** Buttons that would do nothing (start a running service) or race a transition are disabled. */

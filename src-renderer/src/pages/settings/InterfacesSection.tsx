@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Checkbox, Group, Radio, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import type { InterfacesView } from '../../api/models/settings.js';
+import type { InterfacesSettingsPatchData, InterfacesSettingsView as InterfacesView } from '@contracts/settings';
 import { useCan } from '../../app-state.js';
 import { Dim } from '../../components/Dim.js';
 import { SectionForm } from './SettingsSections.js';
@@ -14,8 +14,8 @@ type FormValues = {
 /** Which interfaces are served (all or a list), per-subnet address overrides, and what was detected. */
 export function InterfacesSection({ stored }: { stored: InterfacesView }) {
   const canEdit = useCan('operator');
-  const { form, save, saving, formError } = useSectionForm<InterfacesView, FormValues>({
-    section: 'interfaces',
+  const { form, save, saving, formError } = useSectionForm<InterfacesView, FormValues, InterfacesSettingsPatchData>({
+    section: (api) => api.settings.interfaces,
     stored,
     toForm: (s) => ({
       mode: s.served === 'auto' ? 'auto' : 'list',

@@ -1,28 +1,27 @@
 import { Card, Stack } from '@mantine/core';
-import type { GeneralSettings, InterfacesView, LoggingSettings, NetbootSettings } from '../../api/models/settings.js';
 import { UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { QueryState } from '../../components/QueryState.js';
-import { useApiGet } from '../../query/api-hooks.js';
+import { useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { InterfacesSection } from './InterfacesSection.js';
 import { GeneralSection, LoggingSection, NetbootSection } from './SettingsSections.js';
 import { VersionCard } from './VersionCard.js';
 
 function General() {
-  const query = useApiGet<GeneralSettings>(keys.settingsSection('general'), '/settings/general');
+  const query = useApiQuery(keys.settingsSection('general'), (api) => api.settings.general.get());
   return <QueryState query={query} what="general settings">{(stored) => <GeneralSection stored={stored} />}</QueryState>;
 }
 function Interfaces() {
-  const query = useApiGet<InterfacesView>(keys.settingsSection('interfaces'), '/settings/interfaces');
+  const query = useApiQuery(keys.settingsSection('interfaces'), (api) => api.settings.interfaces.get());
   return <QueryState query={query} what="interface settings">{(stored) => <InterfacesSection stored={stored} />}</QueryState>;
 }
 function Netboot() {
-  const query = useApiGet<NetbootSettings>(keys.settingsSection('netboot'), '/settings/netboot');
+  const query = useApiQuery(keys.settingsSection('netboot'), (api) => api.settings.netboot.get());
   return <QueryState query={query} what="netboot settings">{(stored) => <NetbootSection stored={stored} />}</QueryState>;
 }
 function Logging() {
-  const query = useApiGet<LoggingSettings>(keys.settingsSection('logging'), '/settings/logging');
+  const query = useApiQuery(keys.settingsSection('logging'), (api) => api.settings.logging.get());
   return <QueryState query={query} what="logging settings">{(stored) => <LoggingSection stored={stored} />}</QueryState>;
 }
 

@@ -1,6 +1,9 @@
 import { Group, NumberInput, Select, Stack, Switch, TagsInput, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
-import type { GeneralSettings, LoggingSettings, NetbootSettings } from '../../api/models/settings.js';
+import { LOG_LEVELS } from '@contracts/logs';
+import { LoggingSettingsSchema, type GeneralSettings, type GeneralSettingsPatchData, type LoggingSettings, type LoggingSettingsPatchData, type NetbootSettings, type NetbootSettingsPatchData } from '@contracts/settings';
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 import { useCan } from '../../app-state.js';
 import { FormError, SettingsSaveBar } from '../../components/kit/index.js';
 import { useProfileOptions } from '../hosts/use-profile-options.js';
@@ -20,16 +23,16 @@ export function SectionForm({ label, save, saving, formError, dirty, reset, chil
 }
 
 type GeneralForm = { server_name: string; update_feed_url: string; allowed_hosts: string[] };
-type NetbootForm = { default_action: string; default_profile_id: string | null; menu_timeout_seconds: number | string; record_unknown_hosts: boolean };
-type LoggingForm = { level: string; event_retention_count: number | string; event_retention_days: number | string; audit_retention_days: number | string };
+type NetbootForm = { default_action: NetbootSettings['default_action']; default_profile_id: string | null; menu_timeout_seconds: number | string; record_unknown_hosts: boolean };
+type LoggingForm = { level: LoggingSettings['level']; event_retention_count: number | string; event_retention_days: number | string; audit_retention_days: number | string };
 
 const LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
 export function GeneralSection({ stored }: { stored: GeneralSettings }) {
   const canEdit = useCan('operator');
   const isAdmin = useCan('admin');
-  const { form, save, saving, formError } = useSectionForm<GeneralSettings, GeneralForm>({
-    section: 'general',
+  const { form, save, saving, formError } = useSectionForm<GeneralSettings, GeneralForm, GeneralSettingsPatchData>({
+    section: (api) => api.settings.general,
     stored,
     toForm: (s) => ({ server_name: s.server_name, update_feed_url: s.update_feed_url ?? '', allowed_hosts: s.allowed_hosts }),
     // Admin-only fields are sent only by admins (an operator's PUT must not touch them).
@@ -56,8 +59,8 @@ export function GeneralSection({ stored }: { stored: GeneralSettings }) {
 export function NetbootSection({ stored }: { stored: NetbootSettings }) {
   const canEdit = useCan('operator');
   const { options } = useProfileOptions();
-  const { form, save, saving, formError } = useSectionForm<NetbootSettings, NetbootForm>({
-    section: 'netboot',
+  const { form, save, saving, formError } = useSectionForm<NetbootSettings, NetbootForm, NetbootSettingsPatchData>({
+    section: (api) => api.settings.netboot,
     stored,
     toForm: (s) => ({
       default_action: s.default_action,
@@ -100,9 +103,11 @@ export function NetbootSection({ stored }: { stored: NetbootSettings }) {
 export function LoggingSection({ stored }: { stored: LoggingSettings }) {
   const canEdit = useCan('operator');
   const isAdmin = useCan('admin');
-  const between = (min: number, max: number) => (value: number | string) => (value !== '' && Number.isInteger(Number(value)) && Number(value) >= min && Number(value) <= max ? null : `${min}–${max}`);
-  const { form, save, saving, formError } = useSectionForm<LoggingSettings, LoggingForm>({
-    section: 'logging',
+  // The contract's field rule (an integer in its range); the message names the range.
+  const fits = (schema: TSchema & { minimum?: number; maximum?: number }) => (value: number | string) => (value !== '' && Value.Check(schema, Number(value)) ? null : `${schema.minimum ?? ''}–${schema.maximum ?? ''}`);
+  const fields = LoggingSettingsSchema.properties;
+  const { form, save, saving, formError } = useSectionForm<LoggingSettings, LoggingForm, LoggingSettingsPatchData>({
+    section: (api) => api.settings.logging,
     stored,
     toForm: (s) => ({
       level: s.level,
@@ -116,11 +121,11 @@ export function LoggingSection({ stored }: { stored: LoggingSettings }) {
       event_retention_days: Number(f.event_retention_days),
       ...(isAdmin ? { audit_retention_days: Number(f.audit_retention_days) } : {}),
     }),
-    validate: { event_retention_count: between(100, 1_000_000), event_retention_days: between(1, 3650), audit_retention_days: between(1, 3650) },
+    validate: { event_retention_count: fits(fields.event_retention_count), event_retention_days: fits(fields.event_retention_days), audit_retention_days: fits(fields.audit_retention_days) },
   });
   return (
     <SectionForm label="Logging settings" save={save} saving={saving} formError={formError} dirty={form.isDirty()} reset={form.reset}>
-      <Select label="Log level" data={['error', 'warn', 'info', 'debug']} allowDeselect={false} disabled={!canEdit} {...form.getInputProps('level')} />
+      <Select label="Log level" data={[...LOG_LEVELS]} allowDeselect={false} disabled={!canEdit} {...form.getInputProps('level')} />
       <Group grow align="flex-start">
         <NumberInput label="Keep at most this many events" min={100} max={1_000_000} allowDecimal={false} thousandSeparator=" " disabled={!canEdit} {...form.getInputProps('event_retention_count')} />
         <NumberInput label="Keep events for (days)" min={1} max={3650} allowDecimal={false} disabled={!canEdit} {...form.getInputProps('event_retention_days')} />

@@ -1,17 +1,16 @@
 import { Alert, Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import type { UpdateCheck, VersionInfo } from '../../api/models/system.js';
 import { useCan } from '../../app-state.js';
 import { QueryState } from '../../components/QueryState.js';
 import { formatBytes, formatDateTime } from '../../format.js';
-import { useApiGet, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 /** GET /version, and for admins the update check and verified download. */
 export function VersionCard() {
-  const query = useApiGet<VersionInfo>(keys.version, '/version');
+  const query = useApiQuery(keys.version, (api) => api.system.version());
   const isAdmin = useCan('admin');
-  const check = useApiMutation((client) => client.post<UpdateCheck>('/version/check'), { errorTitle: 'Update check failed' });
-  const download = useApiMutation((client) => client.post<{ file: string; bytes: number; sha256: string; version: string }>('/version/download'), {
+  const check = useApiAction((api) => api.system.checkUpdate(), { errorTitle: 'Update check failed' });
+  const download = useApiAction((api) => api.system.downloadUpdate(), {
     errorTitle: 'Download failed',
     success: (result) => `Version ${result.version} downloaded and verified: ${result.file}`,
   });

@@ -1,18 +1,20 @@
 import { useForm, type FormValidateInput, type UseFormReturnType } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { applyServerErrors } from '../../components/form-errors.js';
-import { useApiMutation } from '../../query/api-hooks.js';
+import type { Api } from '../../api/clients/index.js';
+import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 /**
  * A settings section as a form: initial values from the server, saved with
  * PUT /settings/<section>, field errors from the answer put on the fields.
  */
-export function useSectionForm<S extends object, F extends Record<string, unknown>>(options: {
-  section: string;
+export function useSectionForm<S extends object, F extends Record<string, unknown>, P extends object>(options: {
+  /** The section's client, e.g. `(api) => api.settings.general`. */
+  section: (api: Api) => { update(patch: P): Promise<S> };
   stored: S;
   toForm: (stored: S) => F;
-  toBody: (form: F) => Record<string, unknown>;
+  toBody: (form: F) => P;
   validate?: FormValidateInput<F>;
   /** API field → form field, when they differ. */
   mapError?: (path: string) => string | null;
@@ -26,7 +28,7 @@ export function useSectionForm<S extends object, F extends Record<string, unknow
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [options.stored]);
-  const mutation = useApiMutation((client, body: unknown) => client.put<S>(`/settings/${options.section}`, body), {
+  const mutation = useApiAction((api, body: P) => options.section(api).update(body), {
     invalidate: [keys.settings, keys.status],
     notifyErrors: false,
     success: 'Settings saved.',

@@ -1,11 +1,11 @@
+import { TOKEN_NAME_MAX_LENGTH, type CreatedTokenData as CreatedApiToken, type CreateTokenRequest, type Role } from '@contracts/auth';
 import { Alert, Button, Code, CopyButton, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
-import type { CreatedApiToken, Role } from '../../api/models/auth.js';
 import { localToIso } from '../../components/DateRangeFilter.js';
 import { applyServerErrors } from '../../components/form-errors.js';
 import { FormDialog } from '../../components/kit/index.js';
-import { useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { ROLE_OPTIONS } from './UserDialogs.js';
 
@@ -16,7 +16,7 @@ export function CreateTokenDialog({ opened, onClose }: { opened: boolean; onClos
   const form = useForm({
     initialValues: { name: '', role: 'viewer' as Role, expires_at: '' },
     validate: {
-      name: (value) => (value.trim() === '' ? 'Name the token (e.g. what uses it)' : value.length > 64 ? 'At most 64 characters' : null),
+      name: (value) => (value.trim() === '' ? 'Name the token (e.g. what uses it)' : value.length > TOKEN_NAME_MAX_LENGTH ? `At most ${TOKEN_NAME_MAX_LENGTH} characters` : null),
       expires_at: (value) => (value === '' || Date.parse(value) > Date.now() ? null : 'A time in the future, or empty for never'),
     },
   });
@@ -28,7 +28,7 @@ export function CreateTokenDialog({ opened, onClose }: { opened: boolean; onClos
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened]);
-  const create = useApiMutation((client, body: object) => client.post<CreatedApiToken>('/tokens', body), { invalidate: [keys.tokens], notifyErrors: false });
+  const create = useApiAction((api, body: CreateTokenRequest) => api.auth.tokens.create(body), { invalidate: [keys.tokens], notifyErrors: false });
 
   if (created) {
     return (

@@ -1,11 +1,12 @@
+import { CreateUserBody, PASSWORD_MIN_LENGTH, ROLES, type CreateUserRequest, type Role, type UpdateUserRequest, type UserData as User } from '@contracts/auth';
 import { PasswordInput, Select, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
-import { ROLES, type Role, type User } from '../../api/models/auth.js';
+import { Value } from 'typebox/value';
 import { applyServerErrors } from '../../components/form-errors.js';
 import { FormDialog } from '../../components/kit/index.js';
 import { TOGGLE_PROPS } from '../../components/password-toggle.js';
-import { useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 export const ROLE_OPTIONS = ROLES.map((role) => ({
@@ -13,8 +14,7 @@ export const ROLE_OPTIONS = ROLES.map((role) => ({
   label: role === 'viewer' ? 'Viewer (read only)' : role === 'operator' ? 'Operator (everything but users, tokens, security)' : 'Admin',
 }));
 
-const MIN_PASSWORD = 8;
-const USERNAME = /^[A-Za-z0-9._-]{1,64}$/;
+const MIN_PASSWORD = PASSWORD_MIN_LENGTH;
 
 /** POST /users. */
 export function CreateUserDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -22,8 +22,8 @@ export function CreateUserDialog({ opened, onClose }: { opened: boolean; onClose
   const form = useForm({
     initialValues: { username: '', password: '', role: 'viewer' as Role },
     validate: {
-      username: (value) => (USERNAME.test(value.trim()) ? null : '1–64 characters: letters, digits . _ -'),
-      password: (value) => (value.length >= MIN_PASSWORD ? null : `At least ${MIN_PASSWORD} characters`),
+      username: (value) => (Value.Check(CreateUserBody.properties.username, value.trim()) ? null : '1–64 characters: letters, digits . _ -'),
+      password: (value) => (Value.Check(CreateUserBody.properties.password, value) ? null : `At least ${MIN_PASSWORD} characters`),
     },
   });
   useEffect(() => {
@@ -33,7 +33,7 @@ export function CreateUserDialog({ opened, onClose }: { opened: boolean; onClose
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened]);
-  const create = useApiMutation((client, body: { username: string; password: string; role: Role }) => client.post<User>('/users', body), {
+  const create = useApiAction((api, body: CreateUserRequest) => api.auth.users.create(body), {
     invalidate: [keys.users],
     notifyErrors: false,
     success: (user) => `User ${user.username} created.`,
@@ -66,7 +66,7 @@ export function EditUserDialog({ user, onClose }: { user: User | null; onClose: 
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm({
     initialValues: { role: (user?.role ?? 'viewer') as Role, disabled: user?.disabled ?? false, password: '' },
-    validate: { password: (value) => (value === '' || value.length >= MIN_PASSWORD ? null : `At least ${MIN_PASSWORD} characters, or empty to keep it`) },
+    validate: { password: (value) => (value === '' || Value.Check(CreateUserBody.properties.password, value) ? null : `At least ${MIN_PASSWORD} characters, or empty to keep it`) },
   });
   useEffect(() => {
     if (user) {
@@ -76,7 +76,7 @@ export function EditUserDialog({ user, onClose }: { user: User | null; onClose: 
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [user]);
-  const save = useApiMutation((client, body: { role?: Role; disabled?: boolean; password?: string }) => client.put<User>(`/users/${user?.id ?? 0}`, body), {
+  const save = useApiAction((api, body: UpdateUserRequest) => api.auth.users.update(user?.id ?? 0, body), {
     invalidate: [keys.users],
     notifyErrors: false,
     success: (saved) => `User ${saved.username} saved.`,
@@ -92,7 +92,7 @@ export function EditUserDialog({ user, onClose }: { user: User | null; onClose: 
       onSubmit={form.onSubmit((values) => {
         if (!user) return;
         setFormError(null);
-        const body: { role?: Role; disabled?: boolean; password?: string } = {};
+        const body: UpdateUserRequest = {};
         if (values.role !== user.role) body.role = values.role;
         if (values.disabled !== user.disabled) body.disabled = values.disabled;
         if (values.password !== '') body.password = values.password;

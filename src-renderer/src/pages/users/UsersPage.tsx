@@ -1,6 +1,6 @@
+import type { ApiTokenData as ApiToken, UserData as User } from '@contracts/auth';
 import { Badge, Button, Group, Stack } from '@mantine/core';
 import { useState } from 'react';
-import type { ApiToken, User } from '../../api/models/auth.js';
 import { useSession } from '../../app-state.js';
 import { Dim } from '../../components/Dim.js';
 import { UrlTabs } from '../../components/kit/index.js';
@@ -9,18 +9,18 @@ import { DeleteButton, RowButton } from '../../components/RowActions.js';
 import { ServerTable, TableSearch, type Column } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
-import { useApiList, useApiMutation } from '../../query/api-hooks.js';
+import { useApiAction, useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { CreateTokenDialog } from './TokenDialogs.js';
 import { CreateUserDialog, EditUserDialog } from './UserDialogs.js';
 
 function Users() {
   const table = useTableParams({ defaultSort: 'username', prefix: 'u_' });
-  const query = useApiList<User>(keys.users, '/users', table.apiParams);
+  const query = useApiPage(keys.users, table.apiParams, (api, params) => api.auth.users.list(params));
   const me = useSession((state) => state.session?.user.id ?? null);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);
-  const remove = useApiMutation((client, user: User) => client.delete<User>(`/users/${user.id}`), { invalidate: [keys.users], success: (user) => `User ${user.username} deleted.` });
+  const remove = useApiAction((api, user: User) => api.auth.users.remove(user.id), { invalidate: [keys.users], success: (user) => `User ${user.username} deleted.` });
   const columns: Column<User>[] = [
     {
       key: 'username',
@@ -72,9 +72,9 @@ function Users() {
 
 function Tokens() {
   const table = useTableParams({ defaultSort: 'name', prefix: 't_' });
-  const query = useApiList<ApiToken>(keys.tokens, '/tokens', table.apiParams);
+  const query = useApiPage(keys.tokens, table.apiParams, (api, params) => api.auth.tokens.list(params));
   const [creating, setCreating] = useState(false);
-  const revoke = useApiMutation((client, token: ApiToken) => client.delete<ApiToken>(`/tokens/${token.id}`), { invalidate: [keys.tokens], success: (token) => `Token ${token.name} revoked.` });
+  const revoke = useApiAction((api, token: ApiToken) => api.auth.tokens.revoke(token.id), { invalidate: [keys.tokens], success: (token) => `Token ${token.name} revoked.` });
   const columns: Column<ApiToken>[] = [
     { key: 'name', header: 'Name', sortKey: 'name', render: (t) => t.name },
     { key: 'role', header: 'Role', sortKey: 'role', render: (t) => t.role },

@@ -109,7 +109,8 @@ export class EngineKit {
 
   static async create(settings: DhcpSettingsPatch = {}): Promise<EngineKit> {
     const test = await createTestCore({ nicReader: () => TEST_NICS });
-    const { ctx } = test.core;
+    const dhcp = test.core.area('dhcp');
+    const ctx = { events: test.core.kernel.events, metrics: test.core.kernel.metrics, leases: dhcp.leases, dhcpSettings: dhcp.settings, reservations: dhcp.reservations, access: dhcp.access, archmap: dhcp.archmap };
     await ctx.dhcpSettings.update({ interfaces: [{ name: 'eth1', mode: 'server' }], subnets: [subnetConfig()], ...settings });
     const observer = new DhcpObserver({ events: ctx.events, metrics: ctx.metrics });
     let kit: EngineKit | null = null;
@@ -138,8 +139,10 @@ export class EngineKit {
     return kit;
   }
 
+  /** The DHCP area's parts and the event log of the test core. */
   get ctx() {
-    return this.test.core.ctx;
+    const dhcp = this.test.core.area('dhcp');
+    return { events: this.test.core.kernel.events, leases: dhcp.leases, dhcpSettings: dhcp.settings, reservations: dhcp.reservations, access: dhcp.access, archmap: dhcp.archmap };
   }
 
   get access(): AccessPolicy {

@@ -1,34 +1,18 @@
-import { Type } from 'typebox';
-import { directoryUsage, fileSystemSpace, type DirectoryUsage } from '../../metrics/disk-usage.js';
-import { SERVICE_STATES, type ServiceState } from '../../services/service-manager.js';
-import { Ok } from '../../core/http-kit/schemas.js';
-import type { RoutePluginFactory } from './index.js';
-import { ServiceStatusSchema } from './services.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { Ok } from '../core/http-kit/schemas.js';
+import type { Kernel } from '../core/area.js';
+import { directoryUsage, fileSystemSpace, type DirectoryUsage } from '../metrics/disk-usage.js';
+import { SERVICE_STATES, type ServiceState } from '../services/services-contract.js';
+import { StatusSchema } from './system-contract.js';
+
+/** What /status reads from the kernel. */
+export type StatusRouteDeps = Pick<Kernel, 'build' | 'config' | 'services' | 'settings' | 'startedAt'>;
 
 /** The data directory walk is reused this long: a UI polling /status must not walk it every time. */
 const USAGE_CACHE_MS = 10_000;
 
-const StatusSchema = Type.Object({
-  version: Type.String(),
-  server_name: Type.String(),
-  started_at: Type.String({ format: 'date-time' }),
-  uptime_seconds: Type.Integer({ minimum: 0 }),
-  services: Type.Object({
-    total: Type.Integer({ minimum: 0 }),
-    by_state: Type.Object(Object.fromEntries(SERVICE_STATES.map((state) => [state, Type.Integer({ minimum: 0 })])) as Record<ServiceState, ReturnType<typeof Type.Integer>>),
-    list: Type.Array(ServiceStatusSchema),
-  }),
-  data_dir: Type.Object({
-    path: Type.String(),
-    bytes_used: Type.Integer({ minimum: 0 }),
-    usage_truncated: Type.Boolean({ description: 'true when the walk stopped at 100000 entries; bytes_used is then a lower bound' }),
-    fs_free_bytes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
-    fs_total_bytes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
-  }),
-});
-
 /** Overall status: version, uptime, services by state, data directory usage. */
-export const statusRoutes: RoutePluginFactory = (ctx) => async (app) => {
+export const statusRoutes = (ctx: StatusRouteDeps): FastifyPluginAsync => async (app) => {
   let usage: { at: number; value: Promise<DirectoryUsage> } | null = null;
   const dataDirUsage = (): Promise<DirectoryUsage> => {
     const now = Date.now();

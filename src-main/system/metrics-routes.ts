@@ -1,32 +1,14 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { AppContext } from '../../core/app-context.js';
-import { ErrorEnvelope, Ok, StrictObject } from '../../core/http-kit/schemas.js';
-import type { RoutePluginFactory } from './index.js';
-
-const MetricSampleSchema = Type.Object({
-  sample: Type.Optional(Type.String({ description: 'Histogram/summary series: <name>_bucket, _sum, _count' })),
-  labels: Type.Record(Type.String(), Type.String()),
-  value: Type.Union([Type.Number(), Type.Null()], { description: 'null for NaN or ±Inf' }),
-});
-
-const MetricsSnapshotSchema = Type.Object({
-  generated_at: Type.String({ format: 'date-time' }),
-  metrics: Type.Array(
-    Type.Object({
-      name: Type.String(),
-      help: Type.String(),
-      type: Type.Enum(['counter', 'gauge', 'histogram', 'summary']),
-      values: Type.Array(MetricSampleSchema),
-    }),
-  ),
-});
+import { ErrorEnvelope, Ok, StrictObject } from '../core/http-kit/schemas.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { METRICS_FORMATS, MetricsSnapshotSchema } from './system-contract.js';
 
 const MetricsQuery = StrictObject({
-  format: Type.Optional(Type.Enum(['json', 'prometheus'], { description: 'Overrides the Accept header' })),
+  format: Type.Optional(Type.Enum([...METRICS_FORMATS], { description: 'Overrides the Accept header' })),
 });
 
-type Format = 'json' | 'prometheus';
+type Format = (typeof METRICS_FORMATS)[number];
 
 /** What http-app adds to every protected /api/v1 route: a session cookie or a bearer token. */
 const ROOT_SECURITY: { [label: string]: string[] }[] = [{ session: [] }, { bearer: [] }];
@@ -65,31 +47,31 @@ function chooseFormat(request: FastifyRequest<{ Querystring: Static<typeof Metri
   return fallback;
 }
 
-function metricsHandler(ctx: AppContext, fallback: Format) {
+function metricsHandler(metrics: Metrics, fallback: Format) {
   return async (request: FastifyRequest<{ Querystring: Static<typeof MetricsQuery> }>, reply: FastifyReply) => {
     if (chooseFormat(request, fallback) === 'prometheus') {
-      return reply.type(ctx.metrics.prometheusContentType).send(await ctx.metrics.prometheus());
+      return reply.type(metrics.prometheusContentType).send(await metrics.prometheus());
     }
-    return { success: true as const, data: await ctx.metrics.snapshot() };
+    return { success: true as const, data: await metrics.snapshot() };
   };
 }
 
 /** GET /api/v1/metrics: a JSON snapshot unless Prometheus text is asked for. */
-export const metricsRoutes: RoutePluginFactory = (ctx) => async (app) => {
+export const metricsRoutes = (metrics: Metrics): FastifyPluginAsync => async (app) => {
   app.get<{ Querystring: Static<typeof MetricsQuery> }>(
     '/metrics',
     metricsRouteOptions('Metrics: a JSON snapshot, or Prometheus text with ?format=prometheus or Accept: text/plain', false),
-    metricsHandler(ctx, 'json'),
+    metricsHandler(metrics, 'json'),
   );
 };
 
 /** GET /metrics at the root for Prometheus scrapers: text by default; still needs a session or API token. */
-export function rootMetricsRoutes(ctx: AppContext): FastifyPluginAsync {
+export function rootMetricsRoutes(metrics: Metrics): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Querystring: Static<typeof MetricsQuery> }>(
       '/metrics',
       metricsRouteOptions('Prometheus scrape endpoint (text by default; ?format=json for the snapshot)', true),
-      metricsHandler(ctx, 'prometheus'),
+      metricsHandler(metrics, 'prometheus'),
     );
   };
 }

@@ -1,51 +1,19 @@
-import { Type, type Static } from 'typebox';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password-hash.js';
-import { USERNAME_PATTERN } from '../../auth/user-directory.js';
-import { AppError } from '../../core/errors.js';
-import { IdParams, ListQuery, Ok, OkList, StrictObject, Timestamp } from '../../core/http-kit/schemas.js';
-import { RoleSchema } from './auth.js';
-import type { RoutePluginFactory } from './index.js';
-
-export const UserSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    username: Type.String(),
-    role: RoleSchema,
-    disabled: Type.Boolean(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    password_changed_at: Timestamp,
-  },
-  { $id: 'User' },
-);
-
-const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
-
-const CreateUserBody = StrictObject({
-  username: Type.String({ pattern: USERNAME_PATTERN, description: '1-64 characters A-Z a-z 0-9 . _ -; unique, case-insensitive' }),
-  password: Password,
-  role: RoleSchema,
-});
-
-const UpdateUserBody = Type.Object(
-  { role: Type.Optional(RoleSchema), disabled: Type.Optional(Type.Boolean()), password: Type.Optional(Password) },
-  { additionalProperties: false, minProperties: 1 },
-);
-
-const ChangePasswordBody = StrictObject({
-  current_password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
-  new_password: Password,
-});
+import type { FastifyPluginAsync } from 'fastify';
+import type { Static } from 'typebox';
+import { AppError } from '../core/errors.js';
+import { IdParams, ListQuery, Ok, OkList } from '../core/http-kit/schemas.js';
+import { ChangePasswordBody, CreateUserBody, UpdateUserBody, UserSchema } from './auth-contract.js';
+import type { AuthService } from './auth-service.js';
 
 /** User management (admin) and the caller's own password change (docs/auth.md). */
-export const userRoutes: RoutePluginFactory = (ctx) => async (app) => {
+export const userRoutes = (auth: AuthService): FastifyPluginAsync => async (app) => {
   app.get<{ Querystring: Static<typeof ListQuery> }>(
     '/users',
     {
       config: { access: 'admin' },
       schema: { tags: ['users'], summary: 'List users (q matches username and role)', querystring: ListQuery, response: { 200: OkList(UserSchema) } },
     },
-    async (request) => ({ success: true as const, ...ctx.auth.users.list(request.query) }),
+    async (request) => ({ success: true as const, ...auth.users.list(request.query) }),
   );
 
   app.post<{ Body: Static<typeof CreateUserBody> }>(
@@ -54,7 +22,7 @@ export const userRoutes: RoutePluginFactory = (ctx) => async (app) => {
       config: { access: 'admin' },
       schema: { tags: ['users'], summary: 'Create a user', body: CreateUserBody, response: { 201: Ok(UserSchema) } },
     },
-    async (request, reply) => reply.code(201).send({ success: true as const, data: await ctx.auth.users.create(request.body) }),
+    async (request, reply) => reply.code(201).send({ success: true as const, data: await auth.users.create(request.body) }),
   );
 
   app.put<{ Body: Static<typeof ChangePasswordBody> }>(
@@ -75,7 +43,7 @@ export const userRoutes: RoutePluginFactory = (ctx) => async (app) => {
         throw new AppError('BAD_REQUEST', `${who} has no password to change; log in as a user to change that user's password`);
       }
       const keep = principal.session_id === undefined ? undefined : Number(principal.session_id);
-      const user = await ctx.auth.users.changeOwnPassword(principal.user_id, request.body.current_password, request.body.new_password, keep);
+      const user = await auth.users.changeOwnPassword(principal.user_id, request.body.current_password, request.body.new_password, keep);
       return { success: true as const, data: user };
     },
   );
@@ -86,7 +54,7 @@ export const userRoutes: RoutePluginFactory = (ctx) => async (app) => {
       config: { access: 'admin' },
       schema: { tags: ['users'], summary: 'Get a user', params: IdParams, response: { 200: Ok(UserSchema) } },
     },
-    async (request) => ({ success: true as const, data: ctx.auth.users.get(request.params.id) }),
+    async (request) => ({ success: true as const, data: auth.users.get(request.params.id) }),
   );
 
   app.put<{ Params: Static<typeof IdParams>; Body: Static<typeof UpdateUserBody> }>(
@@ -105,7 +73,7 @@ export const userRoutes: RoutePluginFactory = (ctx) => async (app) => {
       const principal = request.principal;
       // An admin setting their own password keeps the session they did it from.
       const keep = principal?.user_id === request.params.id && principal.session_id !== undefined ? Number(principal.session_id) : undefined;
-      return { success: true as const, data: await ctx.auth.users.update(request.params.id, request.body, keep) };
+      return { success: true as const, data: await auth.users.update(request.params.id, request.body, keep) };
     },
   );
 
@@ -120,6 +88,6 @@ export const userRoutes: RoutePluginFactory = (ctx) => async (app) => {
         response: { 200: Ok(UserSchema) },
       },
     },
-    async (request) => ({ success: true as const, data: await ctx.auth.users.remove(request.params.id) }),
+    async (request) => ({ success: true as const, data: await auth.users.remove(request.params.id) }),
   );
 };

@@ -4,7 +4,8 @@ import type { Logger } from '../core/logger.js';
 import type { EventLog } from '../events/event-log.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { fetchUpdateFeed, isNewer, type UpdateFeed } from './update-feed.js';
-import { downloadVerified, type DownloadedFile } from './verified-download.js';
+import type { UpdateCheck, UpdateDownload } from './system-contract.js';
+import { downloadVerified } from './verified-download.js';
 
 /** Feed requests and download stalls give up after this long unless the core is told otherwise (tests). */
 export const DEFAULT_UPDATE_TIMEOUT_MS = 10_000;
@@ -13,18 +14,7 @@ export const MAX_UPDATE_BYTES = 4 * 1024 ** 3;
 /** At most one progress event per this interval (events are stored). */
 const PROGRESS_INTERVAL_MS = 1_000;
 
-export interface UpdateCheck {
-  current: string;
-  latest: string;
-  update_available: boolean;
-  url: string;
-  notes: string | null;
-  published_at: string | null;
-}
-
-export interface UpdateDownload extends DownloadedFile {
-  version: string;
-}
+export type { UpdateCheck, UpdateDownload };
 
 /**
  * Update checks and downloads against the feed at `general.update_feed_url`.

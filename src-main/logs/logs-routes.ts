@@ -1,47 +1,22 @@
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
-import { invalid } from '../../core/errors.js';
-import { LOG_LEVELS } from '../../core/logger.js';
-import { cleanupLogs, listLogFiles, logDiskUsage } from '../../logs/log-files.js';
-import { openLogStream, parseLogFilter } from '../../logs/log-stream.js';
-import { Ok, StrictObject } from '../../core/http-kit/schemas.js';
-import { SSE_RESPONSE, SseStreams } from '../sse.js';
-import type { RoutePluginFactory } from './index.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { SSE_RESPONSE, SseStreams } from '../api/sse.js';
+import { invalid } from '../core/errors.js';
+import { Ok, StrictObject } from '../core/http-kit/schemas.js';
+import type { SseSettings } from '../core/http-kit/sse-settings.js';
+import { LOG_LEVELS, type LogSink, type Logger } from '../core/logger.js';
+import { cleanupLogs, listLogFiles, logDiskUsage } from './log-files.js';
+import { openLogStream, parseLogFilter } from './log-stream.js';
+import { CleanupBody, CleanupResultSchema, DiskUsageSchema, LogFileSchema } from './logs-contract.js';
 
-const LogFileSchema = Type.Object(
-  {
-    name: Type.String(),
-    size: Type.Integer({ minimum: 0, description: 'Bytes' }),
-    modified_at: Type.String({ format: 'date-time' }),
-    current: Type.Boolean({ description: 'The file being written now; cleanup never deletes it' }),
-  },
-  { $id: 'LogFile' },
-);
-
-const DiskUsageSchema = Type.Object({
-  bytes: Type.Integer({ minimum: 0, description: 'Total size of the log files' }),
-  files: Type.Integer({ minimum: 0 }),
-  fs_free_bytes: Type.Integer({ minimum: 0, description: 'Free bytes (for this user) on the data directory\'s file system' }),
-  fs_total_bytes: Type.Integer({ minimum: 0 }),
-});
-
-const CleanupBody = StrictObject(
-  {
-    older_than_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 36_500, description: 'Delete archives last written more than this many days ago' })),
-    max_total_mb: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 1_048_576, description: 'Then delete the oldest archives until all log files take at most this many MiB' }),
-    ),
-  },
-  { description: 'At least one criterion is required' },
-);
-
-const CleanupResultSchema = Type.Object({
-  deleted: Type.Array(LogFileSchema),
-  bytes_freed: Type.Integer({ minimum: 0 }),
-  failed: Type.Array(Type.Object({ name: Type.String(), error: Type.String() }), { description: 'Files that could not be deleted' }),
-  remaining_bytes: Type.Integer({ minimum: 0 }),
-  remaining_files: Type.Integer({ minimum: 0 }),
-});
+/** What the log routes read: the log sink, the core's logger, the data directory and the SSE timing. */
+export interface LogRouteDeps {
+  logs: LogSink;
+  log: Logger;
+  config: { dataDir: string };
+  sse: SseSettings;
+}
 
 const LogStreamQuery = StrictObject({
   level: Type.Optional(Type.Enum([...LOG_LEVELS], { description: 'Minimum severity' })),
@@ -49,7 +24,7 @@ const LogStreamQuery = StrictObject({
 });
 
 /** Log files (list, disk usage, cleanup) and the live log stream (SSE). */
-export const logRoutes: RoutePluginFactory = (ctx) => async (app) => {
+export const logRoutes = (ctx: LogRouteDeps): FastifyPluginAsync => async (app) => {
   const streams = new SseStreams(app, ctx.sse);
   // Without file logging (tests) the directory is still the conventional one; it just has no current file.
   const logDir = () => ctx.logs.logDir ?? path.join(ctx.config.dataDir, 'logs');

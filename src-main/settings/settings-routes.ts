@@ -1,51 +1,26 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type, type Static, type TSchema } from 'typebox';
-import type { AppContext } from '../../core/app-context.js';
-import { AppError } from '../../core/errors.js';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import { AppError } from '../core/errors.js';
+import { roleAllows } from '../core/http-kit/access.js';
+import { Ok } from '../core/http-kit/schemas.js';
+import type { NetworkService } from '../network/network-service.js';
 import {
-  GeneralSettingsPatch,
-  GeneralSettingsSchema,
-  InterfacesSettingsPatch,
-  InterfacesSettingsSchema,
-  LoggingSettingsPatch,
-  LoggingSettingsSchema,
-  NetbootSettingsPatch,
-  NetbootSettingsSchema,
+  AllSettings,
+  AllSettingsPatch,
+  INTERFACES_READ_ONLY,
+  InterfacesView,
   SECTION_PATCH_SCHEMAS,
   SECTION_SCHEMAS,
   type SettingsPatch,
   type SettingsSectionName,
-} from '../../settings/settings-schemas.js';
-import { roleAllows } from '../../core/http-kit/access.js';
-import { Ok, StrictObject } from '../../core/http-kit/schemas.js';
-import type { RoutePluginFactory } from './index.js';
-import { NicSchema, ResolvedServerAddressSchema } from './interfaces.js';
+} from './settings-contract.js';
+import type { SettingsService } from './settings-service.js';
 
-/** GET /settings/interfaces adds what Bootwright detected; PUT rejects these fields. */
-const INTERFACES_READ_ONLY = ['detected_interfaces', 'resolved_addresses'] as const;
-
-const InterfacesView = Type.Object({
-  ...InterfacesSettingsSchema.properties,
-  detected_interfaces: Type.Array(NicSchema, { description: 'Read-only: the interfaces of this machine' }),
-  resolved_addresses: Type.Array(ResolvedServerAddressSchema, {
-    description: 'Read-only: our address per subnet after overrides, and whether it is served',
-  }),
-});
-
-/** The stored settings, exactly what PUT /settings accepts back. */
-const AllSettings = Type.Object({
-  general: GeneralSettingsSchema,
-  interfaces: InterfacesSettingsSchema,
-  netboot: NetbootSettingsSchema,
-  logging: LoggingSettingsSchema,
-});
-
-const AllSettingsPatch = StrictObject({
-  general: Type.Optional(GeneralSettingsPatch),
-  interfaces: Type.Optional(InterfacesSettingsPatch),
-  netboot: Type.Optional(NetbootSettingsPatch),
-  logging: Type.Optional(LoggingSettingsPatch),
-});
+/** What the settings routes read: the settings sections and (for the interfaces view) the network service. */
+export interface SettingsRouteDeps {
+  settings: SettingsService;
+  network: NetworkService;
+}
 
 const SUMMARIES: Record<SettingsSectionName, string> = {
   general: 'General settings: server name, update feed, allowed Host names',
@@ -57,7 +32,7 @@ const SUMMARIES: Record<SettingsSectionName, string> = {
 const ADMIN_NOTE = ' Changing general.allowed_hosts, general.update_feed_url or logging.audit_retention_days needs the admin role.';
 
 /** Settings: the four sections one by one, and all together (kept for backward compatibility). */
-export const settingsRoutes: RoutePluginFactory = (ctx) => async (app) => {
+export const settingsRoutes = (ctx: SettingsRouteDeps): FastifyPluginAsync => async (app) => {
   app.get(
     '/settings',
     {
@@ -95,7 +70,7 @@ export const settingsRoutes: RoutePluginFactory = (ctx) => async (app) => {
 
 function sectionRoutes(
   app: FastifyInstance,
-  ctx: AppContext,
+  ctx: SettingsRouteDeps,
   section: SettingsSectionName,
   view: TSchema,
   read: () => unknown,
@@ -127,7 +102,7 @@ function sectionRoutes(
 }
 
 /** Reads the interfaces afresh so the page shows a NIC plugged in a second ago. */
-function interfacesView(ctx: AppContext) {
+function interfacesView(ctx: SettingsRouteDeps) {
   const detected = ctx.network.refresh();
   return { ...ctx.settings.interfaces(), detected_interfaces: detected, resolved_addresses: ctx.network.resolvedAddresses() };
 }
@@ -141,7 +116,7 @@ function rejectReadOnly(body: unknown, base: string): void {
   throw new AppError('VALIDATION_FAILED', `${details[0]!.field}: ${details[0]!.message}`, { details });
 }
 
-function requireAdminFor(ctx: AppContext, request: FastifyRequest, patch: SettingsPatch): void {
+function requireAdminFor(ctx: SettingsRouteDeps, request: FastifyRequest, patch: SettingsPatch): void {
   const changed = ctx.settings.adminFieldsChanged(patch);
   const role = request.principal?.role;
   if (changed.length > 0 && (role === undefined || !roleAllows(role, 'admin'))) {

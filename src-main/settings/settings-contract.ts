@@ -1,0 +1,172 @@
+import { Type, type Static, type TProperties, type TSchema } from 'typebox';
+import { LOG_LEVELS, nullable } from '../core/http-kit/common-contract.js';
+import { NicSchema, ResolvedServerAddressSchema } from '../network/network-contract.js';
+
+/*
+ * The settings API's contract (/api/v1/settings/*): typebox and other
+ * contracts only (the renderer imports it: @contracts/settings).
+ */
+
+/**
+ * The four settings sections. Each has one property map; the stored value,
+ * the GET response and the PUT body (every field optional, unknown fields
+ * rejected) are built from it, so the three never disagree.
+ */
+
+const GeneralFields = {
+  server_name: Type.String({
+    minLength: 1,
+    maxLength: 63,
+    description: 'Name of this server (one DNS label, RFC 1123): DNS auto-records and the UI title',
+  }),
+  update_feed_url: nullable<string>('string', {
+    minLength: 1,
+    maxLength: 2048,
+    description: 'http(s) URL of the update feed (JSON); null disables update checks',
+  }),
+  allowed_hosts: Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
+    maxItems: 64,
+    uniqueItems: true,
+    description: 'Extra host names or IP addresses (no port) the HTTP server answers to in the Host header',
+  }),
+};
+
+const ServerAddressOverrideSchema = Type.Object(
+  {
+    subnet: Type.String({ minLength: 1, maxLength: 64, description: 'CIDR, e.g. 192.168.10.0/24' }),
+    address: Type.String({ minLength: 1, maxLength: 64, description: 'Our address inside that subnet' }),
+  },
+  { additionalProperties: false },
+);
+
+const InterfacesFields = {
+  served: Type.Union(
+    [Type.Enum(['auto']), Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 64, uniqueItems: true })],
+    { description: '"auto" (every non-loopback interface that is up, also ones that appear later) or the NIC names to serve' },
+  ),
+  server_addresses: Type.Array(ServerAddressOverrideSchema, {
+    maxItems: 256,
+    description: 'Overrides of the server address handed to clients on a subnet',
+  }),
+};
+
+const NetbootFields = {
+  default_action: Type.Enum(['menu', 'local', 'profile'], {
+    description: 'What an unknown machine boots: the boot menu, its local disk, or default_profile_id',
+  }),
+  default_profile_id: nullable<number>('integer', {
+    minimum: 1,
+    description: 'Profile booted by unknown machines; required when default_action is "profile"',
+  }),
+  menu_timeout_seconds: Type.Integer({ minimum: 0, maximum: 600, description: 'Boot menu timeout; 0 waits forever' }),
+  record_unknown_hosts: Type.Boolean({ description: 'Record machines that boot without a host entry' }),
+};
+
+const LoggingFields = {
+  level: Type.Enum([...LOG_LEVELS], { description: 'Log level, applied at once' }),
+  event_retention_count: Type.Integer({ minimum: 100, maximum: 1_000_000, description: 'Keep at most this many events' }),
+  event_retention_days: Type.Integer({ minimum: 1, maximum: 3650, description: 'Drop events older than this' }),
+  audit_retention_days: Type.Integer({ minimum: 1, maximum: 3650, description: 'Drop audit log entries older than this' }),
+};
+
+export const GeneralSettingsSchema = Type.Object(GeneralFields, { additionalProperties: false });
+export const InterfacesSettingsSchema = Type.Object(InterfacesFields, { additionalProperties: false });
+export const NetbootSettingsSchema = Type.Object(NetbootFields, { additionalProperties: false });
+export const LoggingSettingsSchema = Type.Object(LoggingFields, { additionalProperties: false });
+
+export const GeneralSettingsPatch = patchOf(GeneralFields);
+export const InterfacesSettingsPatch = patchOf(InterfacesFields);
+export const NetbootSettingsPatch = patchOf(NetbootFields);
+export const LoggingSettingsPatch = patchOf(LoggingFields);
+
+export type GeneralSettings = Static<typeof GeneralSettingsSchema>;
+export type InterfacesSettings = Static<typeof InterfacesSettingsSchema>;
+export type NetbootSettings = Static<typeof NetbootSettingsSchema>;
+export type LoggingSettings = Static<typeof LoggingSettingsSchema>;
+
+export const SETTINGS_SECTIONS = ['general', 'interfaces', 'netboot', 'logging'] as const;
+export type SettingsSectionName = (typeof SETTINGS_SECTIONS)[number];
+
+export interface SettingsValues {
+  general: GeneralSettings;
+  interfaces: InterfacesSettings;
+  netboot: NetbootSettings;
+  logging: LoggingSettings;
+}
+
+/** Any subset of sections, each with any subset of its fields. */
+export type SettingsPatch = { [K in SettingsSectionName]?: Partial<SettingsValues[K]> };
+
+export const SECTION_SCHEMAS = {
+  general: GeneralSettingsSchema,
+  interfaces: InterfacesSettingsSchema,
+  netboot: NetbootSettingsSchema,
+  logging: LoggingSettingsSchema,
+} as const;
+
+export const SECTION_PATCH_SCHEMAS = {
+  general: GeneralSettingsPatch,
+  interfaces: InterfacesSettingsPatch,
+  netboot: NetbootSettingsPatch,
+  logging: LoggingSettingsPatch,
+} as const;
+
+/**
+ * Fields whose change needs the admin role even though the sections are
+ * operator-editable: the Host allowlist (DNS-rebinding defence), the URL the
+ * server downloads updates from, and how long the audit trail is kept.
+ */
+export const ADMIN_ONLY_FIELDS: { readonly [K in SettingsSectionName]: readonly (keyof SettingsValues[K])[] } = {
+  general: ['allowed_hosts', 'update_feed_url'],
+  interfaces: [],
+  netboot: [],
+  logging: ['audit_retention_days'],
+};
+
+export function settingsDefaults(options: { logLevel: LoggingSettings['level'] }): SettingsValues {
+  return {
+    general: { server_name: 'bootwright', update_feed_url: null, allowed_hosts: [] },
+    interfaces: { served: 'auto', server_addresses: [] },
+    netboot: { default_action: 'menu', default_profile_id: null, menu_timeout_seconds: 10, record_unknown_hosts: true },
+    logging: { level: options.logLevel, event_retention_count: 20_000, event_retention_days: 30, audit_retention_days: 90 },
+  };
+}
+
+function patchOf<P extends TProperties>(fields: P) {
+  const optional = Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, Type.Optional(schema as TSchema)]));
+  return Type.Object(optional as { [K in keyof P]: ReturnType<typeof Type.Optional<P[K]>> }, { additionalProperties: false });
+}
+
+/** GET /settings/interfaces adds what Bootwright detected; PUT rejects these fields. */
+export const INTERFACES_READ_ONLY = ['detected_interfaces', 'resolved_addresses'] as const;
+
+export const InterfacesView = Type.Object({
+  ...InterfacesSettingsSchema.properties,
+  detected_interfaces: Type.Array(NicSchema, { description: 'Read-only: the interfaces of this machine' }),
+  resolved_addresses: Type.Array(ResolvedServerAddressSchema, {
+    description: 'Read-only: our address per subnet after overrides, and whether it is served',
+  }),
+});
+export type InterfacesSettingsView = Static<typeof InterfacesView>;
+
+/** The stored settings, exactly what PUT /settings accepts back. */
+export const AllSettings = Type.Object({
+  general: GeneralSettingsSchema,
+  interfaces: InterfacesSettingsSchema,
+  netboot: NetbootSettingsSchema,
+  logging: LoggingSettingsSchema,
+});
+
+export const AllSettingsPatch = Type.Object(
+  {
+    general: Type.Optional(GeneralSettingsPatch),
+    interfaces: Type.Optional(InterfacesSettingsPatch),
+    netboot: Type.Optional(NetbootSettingsPatch),
+    logging: Type.Optional(LoggingSettingsPatch),
+  },
+  { additionalProperties: false },
+);
+export type GeneralSettingsPatchData = Static<typeof GeneralSettingsPatch>;
+export type InterfacesSettingsPatchData = Static<typeof InterfacesSettingsPatch>;
+export type NetbootSettingsPatchData = Static<typeof NetbootSettingsPatch>;
+export type LoggingSettingsPatchData = Static<typeof LoggingSettingsPatch>;
