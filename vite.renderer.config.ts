@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
@@ -6,28 +7,16 @@ import { defineConfig } from 'vite';
 const root = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * The API contracts the UI reads (an area's `<area>-contract.ts`: TypeBox
- * schemas and constants, importing only typebox); tsconfig.renderer.json
- * and vitest.config.ts name the same files (docs/architecture.md, "Area folders").
+ * The API contracts the UI imports as `@contracts/<area>` (an area's
+ * `<area>-contract.ts`: TypeBox schemas and constants, importing only
+ * typebox). tsconfig.contracts.json is the one list; the type checker reads
+ * it through tsconfig.renderer.json and tsconfig.tests.json, Vite and Vitest here.
  */
-export const RENDERER_ALIASES = {
-  '@contracts/events': path.join(root, 'src-main', 'events', 'events-contract.ts'),
-  '@contracts/audit': path.join(root, 'src-main', 'audit', 'audit-contract.ts'),
-  '@contracts/logs': path.join(root, 'src-main', 'logs', 'logs-contract.ts'),
-  '@contracts/auth': path.join(root, 'src-main', 'auth', 'auth-contract.ts'),
-  '@contracts/services': path.join(root, 'src-main', 'services', 'services-contract.ts'),
-  '@contracts/settings': path.join(root, 'src-main', 'settings', 'settings-contract.ts'),
-  '@contracts/network': path.join(root, 'src-main', 'network', 'network-contract.ts'),
-  '@contracts/system': path.join(root, 'src-main', 'system', 'system-contract.ts'),
-  '@contracts/dns': path.join(root, 'src-main', 'dns', 'dns-contract.ts'),
-  '@contracts/boot-files': path.join(root, 'src-main', 'boot-files', 'boot-files-contract.ts'),
-  '@contracts/tftp': path.join(root, 'src-main', 'tftp', 'tftp-contract.ts'),
-  '@contracts/profiles': path.join(root, 'src-main', 'profiles', 'profiles-contract.ts'),
-  '@contracts/hosts': path.join(root, 'src-main', 'hosts', 'hosts-contract.ts'),
-  '@contracts/boot-scripts': path.join(root, 'src-main', 'boot-scripts', 'boot-scripts-contract.ts'),
-  '@contracts/power': path.join(root, 'src-main', 'power', 'power-contract.ts'),
-  '@contracts/dhcp': path.join(root, 'src-main', 'dhcp', 'dhcp-contract.ts'),
-};
+export const RENDERER_ALIASES: Record<string, string> = Object.fromEntries(
+  Object.entries((JSON.parse(readFileSync(path.join(root, 'tsconfig.contracts.json'), 'utf8')) as { compilerOptions: { paths: Record<string, [string]> } }).compilerOptions.paths).map(
+    ([alias, [file]]) => [alias, path.join(root, file)],
+  ),
+);
 
 /**
  * The web UI build, shared by both hosts. `base: '/'` makes every asset URL

@@ -105,6 +105,11 @@ export class NetnsServer {
       headers: { cookie: this.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(30_000),
+    }).catch((err: unknown) => {
+      // A refused connection usually means the server died: say how, with its last output.
+      const child = this.child;
+      const state = child === null ? 'not running' : child.exitCode !== null || child.signalCode !== null ? `exited (${child.exitCode ?? child.signalCode})` : 'running';
+      throw new Error(`${method} ${apiPath} failed (${String(err)}); server ${state}, its last output:\n${this.output.slice(-3000)}`, { cause: err });
     });
     return { status: response.status, body: (await response.json()) as ApiResult<T>['body'] };
   }

@@ -7,7 +7,7 @@ import { intToIpv4, isHostIn } from '../../network/ip-math.js';
 import { AddressSelector } from './address-selector.js';
 import type { ClientRequest } from './client-request.js';
 import type { DhcpPacket } from './dhcp-codec.js';
-import type { DhcpEventKind, DhcpObserver, DropReason } from './dhcp-observer.js';
+import { clientEventDetail, type DhcpEventKind, type DhcpObserver, type DropReason } from './dhcp-observer.js';
 import { MSG, OPT, type MessageTypeName } from '../dhcp-options.js';
 import type { OutgoingReply, PingProbe, ServingContext } from './dhcp-types.js';
 import { buildReply } from './reply-builder.js';
@@ -321,16 +321,6 @@ export class DhcpEngine {
   }
 
   private detail(client: ClientRequest, context: ServingContext): Record<string, unknown> {
-    const entry = client.arch === null ? undefined : this.deps.archmap.lookup(client.arch);
-    return {
-      arch: client.arch,
-      arch_name: entry?.name ?? null,
-      vendor_class: client.vendorClass,
-      ipxe: client.ipxe,
-      hostname: client.hostname,
-      interface: context.interfaceName,
-      subnet: context.subnet?.subnet.cidr ?? null,
-      mode: 'server',
-    };
+    return clientEventDetail(client, context, this.deps.archmap, 'server');
   }
 }

@@ -2,7 +2,10 @@ import type { EventLog } from '../../events/event-log.js';
 import type { EventLevel } from '../../events/event-types.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import type { Counter } from 'prom-client';
+import type { Archmap } from '../archmap.js';
 import { MESSAGE_TYPE_NAMES, type MessageTypeName } from '../dhcp-options.js';
+import type { ClientRequest } from './client-request.js';
+import type { ServingContext } from './dhcp-types.js';
 
 export const DROP_REASONS = [
   'malformed',
@@ -181,4 +184,20 @@ export class DhcpObserver {
       ...(input.detail ? { detail: input.detail } : {}),
     });
   }
+}
+
+/** The detail every DHCP event about a client carries: what it is (architecture, iPXE, vendor class) and where and how it was served. */
+export function clientEventDetail(client: ClientRequest, context: ServingContext, archmap: Archmap, mode: 'server' | 'proxy'): Record<string, unknown> {
+  const entry = client.arch === null ? undefined : archmap.lookup(client.arch);
+  return {
+    arch: client.arch,
+    arch_name: entry?.name ?? null,
+    vendor_class: client.vendorClass,
+    ipxe: client.ipxe,
+    hostname: client.hostname,
+    interface: context.interfaceName,
+    // A proxy answers beside another server's addressing: it serves no subnet of its own.
+    ...(mode === 'server' ? { subnet: context.subnet?.subnet.cidr ?? null } : {}),
+    mode,
+  };
 }

@@ -4,7 +4,7 @@ import type { Reservations } from '../reservations.js';
 import { bootFields, chooseBootInfo } from './boot-info.js';
 import type { ClientRequest } from './client-request.js';
 import { findOption, type DhcpPacket } from './dhcp-codec.js';
-import type { DhcpObserver } from './dhcp-observer.js';
+import { clientEventDetail, type DhcpObserver } from './dhcp-observer.js';
 import type { OutgoingReply, ServingContext } from './dhcp-types.js';
 import { MSG, OPT } from '../dhcp-options.js';
 import { buildReply } from './reply-builder.js';
@@ -106,15 +106,6 @@ export class ProxyResponder {
   }
 
   private detail(client: ClientRequest, context: ServingContext): Record<string, unknown> {
-    const entry = client.arch === null ? undefined : this.deps.archmap.lookup(client.arch);
-    return {
-      arch: client.arch,
-      arch_name: entry?.name ?? null,
-      vendor_class: client.vendorClass,
-      ipxe: client.ipxe,
-      hostname: client.hostname,
-      interface: context.interfaceName,
-      mode: 'proxy',
-    };
+    return clientEventDetail(client, context, this.deps.archmap, 'proxy');
   }
 }

@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { EventData as AppEvent } from '@contracts/events';
+import { EventSchema, type EventData as AppEvent } from '@contracts/events';
+import { Value } from 'typebox/value';
 
 /** How many live events the store keeps for the dashboard (newest first). */
 export const LIVE_EVENTS_KEPT = 100;
@@ -41,8 +42,5 @@ export function createLiveEventsStore(): StoreApi<LiveEventsState> {
 
 /** A stream message's data as an event, or null when it is not one. */
 export function asAppEvent(data: unknown): AppEvent | null {
-  if (typeof data !== 'object' || data === null) return null;
-  const event = data as Partial<AppEvent>;
-  if (typeof event.id !== 'number' || typeof event.kind !== 'string' || typeof event.message !== 'string') return null;
-  return event as AppEvent;
+  return Value.Check(EventSchema, data) ? data : null;
 }

@@ -29,4 +29,14 @@ describe('API contracts (src-main/**/*-contract.ts)', () => {
   it.each(contractFiles())('%s imports nothing but typebox and other contracts', (file) => {
     expect(importsOf(file).filter((specifier) => specifier !== 'typebox' && !/^\.\.?\/.*-contract\.js$/.test(specifier))).toEqual([]);
   });
+
+  it('each area contract has its @contracts/<area> alias in tsconfig.contracts.json, and each alias names a contract', () => {
+    const paths = (JSON.parse(readFileSync('tsconfig.contracts.json', 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions.paths;
+    const areaContracts = contractFiles().filter((file) => {
+      const [folder, name] = file.split(path.sep);
+      return name === `${folder}-contract.ts`;
+    });
+    const expected = Object.fromEntries(areaContracts.map((file) => [`@contracts/${file.split(path.sep)[0]!}`, [`./src-main/${file.split(path.sep).join('/')}`]]));
+    expect(paths).toEqual(expected);
+  });
 });

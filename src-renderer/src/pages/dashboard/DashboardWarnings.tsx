@@ -3,7 +3,7 @@ import type { InterfacesSettingsView as InterfacesView } from '@contracts/settin
 import { Alert, Anchor, Stack } from '@mantine/core';
 import { Link } from 'react-router';
 import type { DhcpSettings } from '@contracts/dhcp';
-import { useApiGet, useApiQuery } from '../../query/api-hooks.js';
+import { useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 export interface SetupWarning {

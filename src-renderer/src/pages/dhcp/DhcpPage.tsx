@@ -1,17 +1,16 @@
 import { Anchor, Stack } from '@mantine/core';
 import { Link } from 'react-router';
-import type { InterfacesSettingsView as InterfacesView } from '@contracts/settings';
 import { UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { LoadError, Loading } from '../../components/QueryState.js';
-import { useApiGet, useApiQuery } from '../../query/api-hooks.js';
+import { useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { ArchMapEditor } from './ArchMapEditor.js';
 import { DhcpSettingsForm } from './DhcpSettingsForm.js';
 
 function SettingsTab() {
   const settings = useApiQuery(keys.dhcpSettings, (api) => api.dhcp.settings.get());
-  const interfaces = useApiGet<InterfacesView>(keys.settingsSection('interfaces'), '/settings/interfaces');
+  const interfaces = useApiQuery(keys.settingsSection('interfaces'), (api) => api.settings.interfaces.get());
   if (settings.isPending || interfaces.isPending) return <Loading label="Loading DHCP settings…" />;
   if (settings.isError) return <LoadError what="DHCP settings" error={settings.error} onRetry={() => void settings.refetch()} />;
   if (interfaces.isError) return <LoadError what="the network interfaces" error={interfaces.error} onRetry={() => void interfaces.refetch()} />;

@@ -11,7 +11,7 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, Loading, QueryState } from '../../components/QueryState.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { formatDateTime } from '../../format.js';
-import { useApiAction, useApiMutation, useApiPage, useApiQuery } from '../../query/api-hooks.js';
+import { useApiAction, useApiPage, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { NotFoundPage } from '../NotFoundPage.js';
 import { BootConfigPreview } from './BootConfigPreview.js';
@@ -19,7 +19,7 @@ import { HostDialog, type HostDialogMode } from './HostDialog.js';
 import { HostPowerCard } from './HostPowerCard.js';
 import { hostLabel } from './HostsPage.js';
 import { useProfileOptions } from './use-profile-options.js';
-import { describeWake, wakeHost } from './wake.js';
+import { describeWake } from './wake.js';
 
 function Details({ host }: { host: Host }) {
   const { nameOf } = useProfileOptions();
@@ -101,7 +101,7 @@ export function HostDetailPage() {
   const confirm = useConfirm();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<HostDialogMode | null>(null);
-  const wake = useApiMutation((client, host: Host) => wakeHost(client, host.id), {
+  const wake = useApiAction((api, host: Host) => api.power.hosts.wake(host.id), {
     invalidate: [keys.wol],
     errorTitle: 'Wake-on-LAN failed',
     onSuccess: (result) => (result.ok ? notifySuccess(describeWake(result)) : notifyError(new Error(describeWake(result)), 'Wake-on-LAN failed')),

@@ -11,11 +11,11 @@ import { RowButton } from '../../components/RowActions.js';
 import { ServerTable, type Column, type RowKey } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
-import { useApiMutation, useApiPage } from '../../query/api-hooks.js';
+import { useApiAction, useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { HostDialog, type HostDialogMode } from './HostDialog.js';
 import { useProfileOptions } from './use-profile-options.js';
-import { describeWake, wakeHost, wakeHosts } from './wake.js';
+import { describeWake } from './wake.js';
 
 export function hostLabel(host: Host): string {
   return host.hostname ?? host.mac;
@@ -31,12 +31,12 @@ export function HostsPage() {
   const [selected, setSelected] = useState<Set<RowKey>>(new Set());
   const [dialog, setDialog] = useState<{ mode: HostDialogMode; host: Host | null } | null>(null);
 
-  const wake = useApiMutation((client, host: Host) => wakeHost(client, host.id), {
+  const wake = useApiAction((api, host: Host) => api.power.hosts.wake(host.id), {
     invalidate: [keys.wol],
     errorTitle: 'Wake-on-LAN failed',
     onSuccess: (result) => (result.ok ? notifySuccess(describeWake(result)) : notifyError(new Error(describeWake(result)), 'Wake-on-LAN failed')),
   });
-  const wakeMany = useApiMutation((client, ids: number[]) => wakeHosts(client, ids), {
+  const wakeMany = useApiAction((api, ids: number[]) => api.power.hosts.wakeMany({ ids }), {
     invalidate: [keys.wol],
     onSuccess: (results) => {
       const failed = results.filter((result) => !result.ok);

@@ -1,6 +1,7 @@
-import { LOG_LEVELS, type CleanupResult, type LogCleanupRequest, type LogLevel, type LogRecordData as LogRecord } from '@contracts/logs';
+import { LOG_LEVELS, LogRecordSchema, type CleanupResult, type LogCleanupRequest, type LogLevel, type LogRecordData as LogRecord } from '@contracts/logs';
 import { Alert, Badge, Button, Card, Group, NumberInput, Progress, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
+import { Value } from 'typebox/value';
 import { describeError } from '../../api/api-error.js';
 import { useAppState, useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
@@ -128,10 +129,9 @@ function Files() {
   );
 }
 
+/** A stream message's data when it is a log record as the contract describes it, else null (skipped). */
 function asLogRecord(data: unknown): LogRecord | null {
-  if (typeof data !== 'object' || data === null) return null;
-  const record = data as Partial<LogRecord>;
-  return typeof record.message === 'string' && typeof record.level === 'string' ? (record as LogRecord) : null;
+  return Value.Check(LogRecordSchema, data) ? data : null;
 }
 
 /** The live log stream (GET /logs/stream or its IPC twin), with level and scope filters, pausable, last 500 lines. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { IpmiDecodeError } from '../../../src-main/power/ipmi/codec.js';
-import { md5AuthCode } from '../../../src-main/power/ipmi/lan15-session.js';
-import { cipherSuite } from '../../../src-main/power/ipmi/cipher-suites.js';
-import { codesMatch, decryptPayload, deriveSessionKeys, encryptPayload, packetAuthCode, userKey } from '../../../src-main/power/ipmi/session-crypto.js';
+import { IpmiDecodeError } from '../../../../src-main/power/ipmi/codec.js';
+import { md5AuthCode } from '../../../../src-main/power/ipmi/lan15-session.js';
+import { cipherSuite } from '../../../../src-main/power/ipmi/cipher-suites.js';
+import { codesMatch, decryptPayload, deriveSessionKeys, encryptPayload, packetAuthCode, userKey } from '../../../../src-main/power/ipmi/session-crypto.js';
 
 describe('RMCP+ confidentiality (AES-CBC-128, IPMI v2.0 §13.29)', () => {
   const key = Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex');
