@@ -14,6 +14,7 @@ import { profilesArea } from '../profiles/index.js';
 import { servicesArea } from '../services/index.js';
 import { settingsArea } from '../settings/index.js';
 import { systemArea } from '../system/index.js';
+import { templatesArea } from '../templates/index.js';
 import { tftpArea, type TftpThreading } from '../tftp/index.js';
 
 /** What the areas take from the core's options: test seams and tuning, passed through to each area's factory. */
@@ -57,6 +58,7 @@ export function areaList(options: AreaListOptions = {}) {
     dhcpArea(),
     bootFilesArea(options.bootloaderDir ? { bootloaderDir: options.bootloaderDir } : {}),
     tftpArea(options.tftpThreading ? { threading: options.tftpThreading } : {}),
+    templatesArea(),
     profilesArea(),
     hostsArea(options.hostsClock ? { now: options.hostsClock } : {}),
     bootScriptsArea(),

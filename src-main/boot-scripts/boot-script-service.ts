@@ -14,12 +14,12 @@ import type { BootPreview } from './boot-scripts-contract.js';
 import { applyMenuChoice, decideBoot, type BootDecision } from './boot-resolver.js';
 import { renderDefaultEntry, type EntryScriptStore } from './entry-script.js';
 import { deniedScript, localBootScript, missingMacScript, renderFailedScript } from './fallback-script.js';
-import { IDENTITY_QUERY, IPXE_SHEBANG } from './ipxe-syntax.js';
+import { IDENTITY_QUERY, IPXE_SHEBANG } from '../profiles/ipxe-syntax.js';
 import { scriptFiles, expandSettings } from './script-files.js';
 import { serverEndpointFor, type HttpEndpoint, type ServerEndpoint } from './server-endpoint.js';
-import { bootTemplateData, entryTemplateData, type BootClientInfo } from './template-context.js';
-import { TemplateError } from './template-engine.js';
-import type { TemplateRenderer } from './template-renderer.js';
+import { bootTemplateData, entryTemplateData, type BootClientInfo } from '../profiles/template-context.js';
+import { TemplateError } from '../templates/template-engine.js';
+import type { TemplateRenderer } from '../templates/template-renderer.js';
 
 /** The MAC allow/deny lists (implemented by the access area as `ctx.access`). */
 export interface BootAccessCheck {

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { nullable } from '../core/http-kit/common-contract.js';
-import { MAX_TEMPLATE_CHARS } from '../profiles/profiles-contract.js';
+import { MAX_TEMPLATE_CHARS } from '../templates/templates-contract.js';
 
 /*
  * The boot scripts API's contract: the schemas and constants of the host

@@ -2,11 +2,11 @@ import { nowIso } from '../core/time.js';
 import type { Section } from '../store/section.js';
 import type { Store } from '../store/store.js';
 import type { EntryScriptView } from './boot-scripts-contract.js';
-import { IDENTITY_QUERY, normalizeScriptText } from './ipxe-syntax.js';
-import { assertRenderableScript } from './script-check.js';
-import { sampleEntryData } from './template-context.js';
-import { TemplateEngine, type TemplateData } from './template-engine.js';
-import type { TemplateRenderer } from './template-renderer.js';
+import { IDENTITY_QUERY, normalizeScriptText } from '../profiles/ipxe-syntax.js';
+import { assertRenderableScript } from '../profiles/script-check.js';
+import { sampleEntryData } from '../profiles/template-context.js';
+import { TemplateEngine, type TemplateData } from '../templates/template-engine.js';
+import type { TemplateRenderer } from '../templates/template-renderer.js';
 
 /** Attempts of the default entry script before it gives up and lets the firmware try the next boot device. */
 export const ENTRY_MAX_ATTEMPTS = 60;

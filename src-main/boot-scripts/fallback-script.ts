@@ -1,4 +1,4 @@
-import { IPXE_SHEBANG, ipxeSafeText } from './ipxe-syntax.js';
+import { IPXE_SHEBANG, ipxeSafeText } from '../profiles/ipxe-syntax.js';
 
 /**
  * Fixed scripts that need no template and cannot fail: what a machine gets

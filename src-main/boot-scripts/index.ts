@@ -2,6 +2,7 @@ import type { BootFilesFacade } from '../boot-files/index.js';
 import type { AreaModule } from '../core/area.js';
 import type { HostService } from '../hosts/index.js';
 import type { ProfileService } from '../profiles/index.js';
+import type { TemplateRenderer } from '../templates/index.js';
 import { BootScriptService, type BootAccessCheck } from './boot-script-service.js';
 import { bootScriptProvider } from './boot-script-provider.js';
 import { bootScriptRoutes } from './boot-scripts-routes.js';
@@ -13,31 +14,35 @@ export { bootScriptRoutes, type BootScriptRouteOperations } from './boot-scripts
 export { DEFAULT_ENTRY_TEMPLATE, EntryScriptStore, type EntryScriptView } from './entry-script.js';
 export { BOOT_ACTIONS, BOOT_REASONS, type BootAction, type BootReason } from './boot-scripts-contract.js';
 export { ENTRY_SCRIPT_PATH, HOST_SCRIPT_PATH, BOOT_HTTP_PREFIX, type HttpEndpoint, type ServerEndpoint } from './server-endpoint.js';
-export { TemplateEngine, TemplateError, TEMPLATE_LIMITS, type TemplateData } from './template-engine.js';
-export { WorkerTemplateRenderer, TEMPLATE_WORKER_DEFAULTS, type TemplateRenderer, type TemplateWorkerOptions } from './template-renderer.js';
 
 /**
  * The boot scripts area module (docs/architecture.md, "Area folders"): the
  * facade is the BootScriptService (`ctx.bootScripts`: the entry script and
  * per-host scripts, the boot-config preview), the routes are
  * /services/ipxe-script and /hosts/{id}/boot-config. It renders with the
- * profiles' template renderer. Its scripts are served as virtual files by the
+ * templates area's renderer. Its scripts are served as virtual files by the
  * boot files: create() adds them as a virtual-file provider.
  */
 export function bootScriptsArea(): AreaModule<
   'boot-scripts',
   BootScriptService,
-  { profiles: ProfileService; hosts: HostService; dhcp: { access: BootAccessCheck }; 'boot-files': Pick<BootFilesFacade, 'files'> }
+  {
+    templates: TemplateRenderer;
+    profiles: ProfileService;
+    hosts: HostService;
+    dhcp: { access: BootAccessCheck };
+    'boot-files': Pick<BootFilesFacade, 'files'>;
+  }
 > {
   return {
     name: 'boot-scripts',
-    needs: ['dhcp', 'boot-files', 'profiles', 'hosts'],
-    create(kernel, { profiles, hosts, dhcp, 'boot-files': bootFiles }) {
+    needs: ['dhcp', 'boot-files', 'templates', 'profiles', 'hosts'],
+    create(kernel, { templates, profiles, hosts, dhcp, 'boot-files': bootFiles }) {
       const bootScripts = new BootScriptService({
         hosts,
         profiles,
-        entry: new EntryScriptStore(kernel.store, profiles.templates),
-        templates: profiles.templates,
+        entry: new EntryScriptStore(kernel.store, templates),
+        templates,
         settings: kernel.settings,
         network: kernel.network,
         http: kernel.http,

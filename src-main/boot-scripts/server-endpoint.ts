@@ -1,6 +1,7 @@
 import { ipFamily, unmapIpv4 } from '../network/ip-math.js';
 import type { HttpEndpoint } from '../core/http-kit/http-endpoint.js';
 import type { NetworkService } from '../network/network-service.js';
+import type { ServerEndpoint } from '../profiles/template-context.js';
 
 /** Path prefix of boot files and generated scripts on the main HTTP port (served by the boot-files area). */
 export const BOOT_HTTP_PREFIX = '/boot';
@@ -9,22 +10,9 @@ export const ENTRY_SCRIPT_PATH = 'ipxe/entry.ipxe';
 /** The per-machine boot script; the entry script chains here with the machine's identity in the query. */
 export const HOST_SCRIPT_PATH = 'ipxe/boot.ipxe';
 
-/** Where a booting client reaches this server, as scripts rendered for it name it. */
-export interface ServerEndpoint {
-  /** Our address on the client's subnet. */
-  ip: string;
-  http_port: number;
-  /** e.g. `http://192.168.10.1:8080` (IPv6 in brackets). */
-  base_url: string;
-  /** `base_url` + `/boot`: the root of boot files over HTTP. */
-  boot_url: string;
-  /** Full URL of the entry script. */
-  entry_url: string;
-  /** Full URL of the per-machine boot script (without query). */
-  script_url: string;
-}
-
 export type { HttpEndpoint } from '../core/http-kit/http-endpoint.js';
+/** The template variable `server`, defined with the other template variables (profiles/template-context.ts). */
+export type { ServerEndpoint } from '../profiles/template-context.js';
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '']);
 

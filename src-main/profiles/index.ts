@@ -1,5 +1,5 @@
 import type { AreaModule } from '../core/area.js';
-import { WorkerTemplateRenderer } from '../boot-scripts/template-renderer.js';
+import type { TemplateRenderer } from '../templates/index.js';
 import { ProfileService } from './profile-service.js';
 import { profileRoutes } from './profiles-routes.js';
 
@@ -12,18 +12,16 @@ export * from './profile-types.js';
 /**
  * The profiles area module (docs/architecture.md, "Area folders"): the facade
  * is the ProfileService (`ctx.profiles`), which also carries what the later
- * areas share with it: the write queue (`queue`, hosts write on it too), the
- * template renderer (`templates`, the boot scripts render with it) and
- * `addUsageCheck` (hosts name the hosts assigned a profile). It needs no
- * other area; the settings rule that netboot.default_profile_id names a
- * profile is registered here. close() ends the template worker.
+ * areas share with it: the write queue (`queue`, hosts write on it too) and
+ * `addUsageCheck` (hosts name the hosts assigned a profile). It needs the
+ * templates area, whose renderer checks scripts at save time; the settings
+ * rule that netboot.default_profile_id names a profile is registered here.
  */
-export function profilesArea(): AreaModule<'profiles', ProfileService, Record<string, never>> {
+export function profilesArea(): AreaModule<'profiles', ProfileService, { templates: TemplateRenderer }> {
   return {
     name: 'profiles',
-    needs: [],
-    create(kernel) {
-      const templates = new WorkerTemplateRenderer({ log: kernel.log });
+    needs: ['templates'],
+    create(kernel, { templates }) {
       const profiles = new ProfileService({
         store: kernel.store,
         log: kernel.log,
@@ -31,7 +29,7 @@ export function profilesArea(): AreaModule<'profiles', ProfileService, Record<st
         netbootDefaultProfileId: () => kernel.settings.netboot().default_profile_id,
       });
       kernel.settings.addCheck('netboot', (value, field) => profiles.netbootDefaultErrors(value, field));
-      return { facade: profiles, routes: [profileRoutes(profiles)], services: [], close: () => templates.close() };
+      return { facade: profiles, routes: [profileRoutes(profiles)], services: [] };
     },
   };
 }

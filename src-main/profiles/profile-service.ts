@@ -2,9 +2,9 @@ import { createTwoFilesPatch } from 'diff';
 import { AppError, notFound, type FieldError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { paginate, type ListPage, type ListQueryInput } from '../core/http-kit/list-query.js';
-import { assertRenderableScript } from '../boot-scripts/script-check.js';
-import { sampleTemplateData } from '../boot-scripts/template-context.js';
-import type { TemplateRenderer } from '../boot-scripts/template-renderer.js';
+import { assertRenderableScript } from './script-check.js';
+import { sampleTemplateData } from './template-context.js';
+import type { TemplateRenderer } from '../templates/template-renderer.js';
 import type { Collection } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { buildCandidate, type ProfileCandidate } from './profile-validation.js';
@@ -65,8 +65,8 @@ export class ProfileService {
    * never interleave (the in-use check and the profile-exists check hold).
    */
   readonly queue = new SerialQueue();
-  /** The one renderer of user templates (a worker thread), shared with the boot scripts; the profiles area closes it. */
-  readonly templates: TemplateRenderer;
+  /** The renderer of the templates area: the save-time check runs in its worker. */
+  private readonly templates: TemplateRenderer;
   private readonly usageChecks: ProfileUsageCheck[] = [];
   private readonly netbootDefaultProfileId: () => number | null;
 

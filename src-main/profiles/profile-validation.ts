@@ -1,6 +1,6 @@
 import { conflict, validationError, type FieldError } from '../core/errors.js';
 import { NON_PRINTABLE_CLASS, printableProblem } from '../core/printable-text.js';
-import { normalizeScriptText } from '../boot-scripts/ipxe-syntax.js';
+import { normalizeScriptText } from './ipxe-syntax.js';
 import { PROFILE_NAME_MAX } from './profiles-contract.js';
 import { generateScript } from './script-generator.js';
 import type { BootSource, BootType, LinuxConfig, MenuConfig, MenuInput, Profile, ProfileInput } from './profile-types.js';

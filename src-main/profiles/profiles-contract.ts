@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { nullable } from '../core/http-kit/common-contract.js';
+import { MAX_TEMPLATE_CHARS } from '../templates/templates-contract.js';
 
 /*
  * The profiles API's contract: the TypeBox schemas and constants of
@@ -15,8 +16,6 @@ export type BootType = (typeof BOOT_TYPES)[number];
 
 /** Profile names and menu titles/labels: at most this many characters. */
 export const PROFILE_NAME_MAX = 64;
-/** Characters of template source (profile scripts and the entry script; TEMPLATE_LIMITS.maxSourceChars). */
-export const MAX_TEMPLATE_CHARS = 64 * 1024;
 /** Host group names (hosts' `group`, profiles' `default_for_groups`): short words people type and filter by. */
 export const GROUP_PATTERN = '^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$';
 /** Template variable names (`variables.<name>`). */

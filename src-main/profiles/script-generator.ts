@@ -1,4 +1,4 @@
-import { IDENTITY_QUERY, IPXE_SHEBANG } from '../boot-scripts/ipxe-syntax.js';
+import { IDENTITY_QUERY, IPXE_SHEBANG } from './ipxe-syntax.js';
 import type { BootSource, LinuxConfig, MenuConfig } from './profile-types.js';
 
 /**

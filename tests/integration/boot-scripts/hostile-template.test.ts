@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEMPLATE_LIMITS } from '../../../src-main/boot-scripts/template-engine.js';
+import { TEMPLATE_LIMITS } from '../../../src-main/templates/template-engine.js';
 import { bearerHeaders } from '../../helpers/auth.js';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
 
-// The profiles area owns what the hosts and boot scripts areas share with it (src-main/profiles/index.ts).
+// The profiles area owns what the hosts area shares with it (src-main/profiles/index.ts).
 describe('profiles area wiring', () => {
   let t: TestCore;
   beforeEach(async () => {
@@ -29,12 +29,5 @@ describe('profiles area wiring', () => {
     const profile = await profiles.create({ name: 'Local', boot_type: 'local' }, { author: 'test' });
     const host = await hosts.create({ mac: '52:54:00:aa:00:02', hostname: 'uses-it', profile_id: profile.id });
     expect(profiles.usersOf(profile.id).hosts).toEqual([{ id: host.id, name: 'uses-it' }]);
-  });
-
-  it('closes the template renderer when the core stops', async () => {
-    const { templates } = t.core.area('profiles');
-    expect(templates).toBe(t.core.area('profiles').templates);
-    await t.close();
-    await expect(templates.render('#!ipxe\n', {})).rejects.toThrow(/stopped/);
   });
 });

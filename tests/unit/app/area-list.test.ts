@@ -24,6 +24,7 @@ describe('the area list', () => {
       'dhcp',
       'boot-files',
       'tftp',
+      'templates',
       'profiles',
       'hosts',
       'boot-scripts',

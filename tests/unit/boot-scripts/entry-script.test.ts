@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENTRY_TEMPLATE, ENTRY_MAX_ATTEMPTS } from '../../../src-main/boot-scripts/entry-script.js';
 import { deniedScript, localBootScript, missingMacScript, renderFailedScript } from '../../../src-main/boot-scripts/fallback-script.js';
-import { ipxeSafeText } from '../../../src-main/boot-scripts/ipxe-syntax.js';
-import { sampleEntryData } from '../../../src-main/boot-scripts/template-context.js';
-import { TemplateEngine } from '../../../src-main/boot-scripts/template-engine.js';
+import { ipxeSafeText } from '../../../src-main/profiles/ipxe-syntax.js';
+import { sampleEntryData } from '../../../src-main/profiles/template-context.js';
+import { TemplateEngine } from '../../../src-main/templates/template-engine.js';
 import { lintIpxeScript } from './ipxe-lint.js';
 
 describe('the default entry script', () => {

@@ -1,7 +1,7 @@
 import { AppError } from '../core/errors.js';
 import { hasIpxeShebang, IPXE_SHEBANG } from './ipxe-syntax.js';
-import { TemplateError, type TemplateData } from './template-engine.js';
-import type { TemplateRenderer } from './template-renderer.js';
+import { TemplateError, type TemplateData } from '../templates/template-engine.js';
+import type { TemplateRenderer } from '../templates/template-renderer.js';
 
 /**
  * The save-time check of a script template: it parses, renders with sample

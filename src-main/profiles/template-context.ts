@@ -1,7 +1,42 @@
-import type { Host } from '../hosts/host-types.js';
-import type { Profile } from '../profiles/profile-types.js';
-import type { ServerEndpoint } from './server-endpoint.js';
-import type { TemplateData } from './template-engine.js';
+import type { TemplateData } from '../templates/template-engine.js';
+import type { Profile } from './profile-types.js';
+
+/*
+ * The variables a boot script template sees (docs/hosts-and-profiles.md,
+ * "Template variables"). They live with the profiles, whose save-time check
+ * renders with sample data of the same shape; the boot scripts area (listed
+ * later) fills them for real machines. The host and server shapes are written
+ * out here because the hosts and boot scripts areas come after this one; their
+ * Host and ServerEndpoint fit them.
+ */
+
+/** Where a booting client reaches this server, as scripts rendered for it name it. */
+export interface ServerEndpoint {
+  /** Our address on the client's subnet. */
+  ip: string;
+  http_port: number;
+  /** e.g. `http://192.168.10.1:8080` (IPv6 in brackets). */
+  base_url: string;
+  /** `base_url` + `/boot`: the root of boot files over HTTP. */
+  boot_url: string;
+  /** Full URL of the entry script. */
+  entry_url: string;
+  /** Full URL of the per-machine boot script (without query). */
+  script_url: string;
+}
+
+/** The parts of a host record a template sees (a Host of the hosts area fits). */
+export interface HostFacts {
+  id: number;
+  mac: string;
+  hostname: string | null;
+  ip: string | null;
+  group: string | null;
+  tags: readonly string[];
+  description: string;
+  arch: string | null;
+  platform: string | null;
+}
 
 /** What the booting machine told about itself (the entry script's query) and where it came from. */
 export interface BootClientInfo {
@@ -22,7 +57,7 @@ export type ProfileFacts = Pick<Profile, 'id' | 'name' | 'description' | 'boot_t
  * stored rows.
  */
 export function bootTemplateData(input: {
-  host: Host | null;
+  host: HostFacts | null;
   client: BootClientInfo;
   server: ServerEndpoint;
   serverName: string;
@@ -69,23 +104,16 @@ const SAMPLE_SERVER: ServerEndpoint = {
  * renders here renders for real hosts unless it depends on their values.
  */
 export function sampleTemplateData(profile: ProfileFacts | null): TemplateData {
-  const host: Host = {
+  const host: HostFacts = {
     id: 1,
     mac: '52:54:00:12:34:56',
     hostname: 'sample-host',
     ip: '192.0.2.10',
-    profile_id: profile?.id ?? null,
     group: 'sample-group',
     tags: ['sample'],
     description: 'render check at save time',
     arch: 'x86_64',
     platform: 'efi',
-    enabled: true,
-    discovered: false,
-    last_boot_at: null,
-    last_seen_ip: '192.0.2.10',
-    created_at: '1970-01-01T00:00:00.000Z',
-    updated_at: '1970-01-01T00:00:00.000Z',
   };
   const client: BootClientInfo = { ip: '192.0.2.10', mac: host.mac, arch: 'x86_64', platform: 'efi', uuid: '00000000-0000-0000-0000-000000000000', serial: 'SAMPLE' };
   return bootTemplateData({ host, client, server: SAMPLE_SERVER, serverName: 'bootwright', profile });

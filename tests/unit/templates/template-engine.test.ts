@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEMPLATE_LIMITS, TemplateEngine, TemplateError } from '../../../src-main/boot-scripts/template-engine.js';
+import { TEMPLATE_LIMITS, TemplateEngine, TemplateError } from '../../../src-main/templates/template-engine.js';
 import { tempDir } from '../../helpers/test-core.js';
 
 const engine = new TemplateEngine();

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src-main/core/errors.js';
 import type { Logger } from '../../../src-main/core/logger.js';
-import { TEMPLATE_LIMITS, TemplateError } from '../../../src-main/boot-scripts/template-engine.js';
-import { WorkerTemplateRenderer } from '../../../src-main/boot-scripts/template-renderer.js';
+import { TEMPLATE_LIMITS, TemplateError } from '../../../src-main/templates/template-engine.js';
+import { WorkerTemplateRenderer } from '../../../src-main/templates/template-renderer.js';
 
 /** A logger that keeps its warnings (the renderer says when it kills a worker). */
 function recordingLog(): Logger & { warnings: string[] } {

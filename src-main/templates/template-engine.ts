@@ -12,7 +12,7 @@ import {
   type TagToken,
   type TopLevelToken,
 } from 'liquidjs';
-import { MAX_TEMPLATE_CHARS } from '../profiles/profiles-contract.js';
+import { MAX_TEMPLATE_CHARS } from './templates-contract.js';
 
 /**
  * Bounds of one template: what an operator may save and what a render may
