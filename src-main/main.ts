@@ -36,6 +36,9 @@ const iconDir = () => (app.isPackaged ? path.join(process.resourcesPath, 'icons'
 function stopCore(): Promise<void> {
   stopped ??= (async () => {
     electronIpc?.dispose();
+    // The icon goes with the servers: a tray left after them would offer a window onto nothing.
+    tray?.destroy();
+    tray = null;
     try {
       await core?.stop();
     } catch (err) {

@@ -1,4 +1,4 @@
-import type { Principal, Role } from '../core/http-kit/access.js';
+import type { Principal } from '../core/http-kit/access.js';
 import type { AuthVia, SessionData, UserRefData } from './auth-contract.js';
 import type { RequestGuard } from '../core/http-kit/route-table.js';
 import type { AppConfig } from '../core/config.js';

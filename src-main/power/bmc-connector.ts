@@ -1,7 +1,7 @@
 import { AppError, errorMessage, type FieldError } from '../core/errors.js';
 import { bmcAddressProblem, isValidPort } from './bmc-address.js';
 import { BmcError, bmcReason, type BmcErrorReason } from './bmc-error.js';
-import { DEFAULT_PORTS, type BmcConnection, type BmcProtocol, type BmcTarget, type PowerState } from './bmc-client.js';
+import { DEFAULT_PORTS, type BmcConnection, type BmcTarget } from './bmc-client.js';
 import { connectIpmi, ipmiCapabilities } from './ipmi/ipmi-connection.js';
 import type { BmcProbeInput as ProbeInput, BmcProbeResult as ProbeResult } from './power-contract.js';
 import type { IpmiTiming } from './ipmi/ipmi-session.js';

@@ -10,7 +10,7 @@ import type { BootDeviceRequest, PowerAction, PowerState } from './bmc-client.js
 import { configView, type BmcConfig, type BmcConfigView } from './bmc-config-types.js';
 import type { BmcConfigs } from './bmc-configs.js';
 import { probeBmc, withConnection, type BmcConnector, type BmcTiming, type ProbeInput, type ProbeResult } from './bmc-connector.js';
-import { bmcAppError, bmcReason, isBmcError, type BmcErrorReason } from './bmc-error.js';
+import { bmcAppError, bmcReason, isBmcError } from './bmc-error.js';
 import type { HostDirectorySource } from './host-directory.js';
 import type { BmcBatchAction, BmcBatchItem as BatchItem, PowerOutcome, PowerRequest } from './power-contract.js';
 

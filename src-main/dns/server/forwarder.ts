@@ -81,10 +81,10 @@ export class Forwarder {
       if (this.closed) return null;
       try {
         let raw = await this.exchangeUdp(upstream, question);
-        let answer = this.accept(raw, question);
+        let answer = this.accept(raw);
         if (answer === 'truncated') {
           raw = await this.exchangeTcp(upstream, question);
-          answer = this.accept(raw, question);
+          answer = this.accept(raw);
         }
         if (typeof answer === 'string') throw new Error(answer);
         return answer;
@@ -96,7 +96,7 @@ export class Forwarder {
   }
 
   /** The cache entry of a usable answer, 'truncated', or the reason it is unusable. */
-  private accept(raw: Buffer, question: Buffer): CachedAnswer | string {
+  private accept(raw: Buffer): CachedAnswer | string {
     const scan = scanResponse(raw);
     if (!scan) return 'malformed answer';
     if (scan.truncated) return 'truncated';

@@ -8,7 +8,7 @@ import type { NetworkService } from '../../network/network-service.js';
 import { runBatch } from '../batch-runner.js';
 import { hostAddress, type HostDirectorySource } from '../host-directory.js';
 import { DEFAULT_WOL_PORT, encodeMagicPacket, parseSecureOnPassword, type WolPort } from './magic-packet.js';
-import type { WolHistory, WolHistoryView, WolTrigger } from './wol-history.js';
+import type { WolHistory, WolTrigger } from './wol-history.js';
 import { historyView } from './wol-history.js';
 import { chooseWolInterfaces, wolInterfaces, WolRouteError, type WolInterface } from './wol-interfaces.js';
 import type { WolTransport } from './wol-sender.js';

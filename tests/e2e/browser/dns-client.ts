@@ -42,7 +42,7 @@ export async function resolveA(name: string, port: number, server = DNS_SERVER, 
   const socket = dgram.createSocket('udp4');
   try {
     const raw = await new Promise<Buffer>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no DNS answer from ${server}:${port}`)), 3000);
+      const timer = setTimeout(() => reject(new Error(`no DNS answer from ${server}:${port}`)), timeoutMs);
       socket.once('error', reject);
       socket.once('message', (message) => {
         clearTimeout(timer);
