@@ -234,6 +234,68 @@ export interface ReservationInput {
 }
 export type ReservationPatch = Partial<ReservationInput>;
 
+// ---- bulk import (/dhcp/reservations/import; the hosts import shares these pieces) ----
+
+/** `create` refuses rows whose MAC is already stored; `upsert` updates the stored row of that MAC. */
+export const IMPORT_MODES = ['create', 'upsert'] as const;
+export type ImportMode = (typeof IMPORT_MODES)[number];
+/** Bodies of an import may be larger than other requests' (docs/api.md): 16 MiB. */
+export const IMPORT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+/** Import problems listed in one answer; the count says how many there were in all. */
+export const MAX_IMPORT_PROBLEMS = 1000;
+
+export const ImportQuerySchema = Type.Object(
+  {
+    mode: Type.Optional(Type.Unsafe<ImportMode>(Type.Union(IMPORT_MODES.map((mode) => Type.Literal(mode)), { default: 'create', description: 'create: refuse MACs already stored; upsert: update them' }))),
+    dry_run: Type.Optional(Type.Boolean({ default: false, description: 'Check everything and report; change nothing' })),
+  },
+  { additionalProperties: false },
+);
+export type ImportQuery = Static<typeof ImportQuerySchema>;
+
+/** One problem of one row: every row is checked before anything is written. */
+export const ImportProblemSchema = Type.Object(
+  {
+    row: Type.Integer({ description: '1-based data row (the CSV header and JSON array index not counted: the first row is 1); 0 for the file as a whole' }),
+    line: Type.Union([Type.Integer(), Type.Null()], { description: 'CSV: the file line the row ends on (the header is line 1); JSON: null' }),
+    field: Type.Union([Type.String(), Type.Null()]),
+    message: Type.String(),
+  },
+  { $id: 'ImportProblem' },
+);
+export type ImportProblem = Static<typeof ImportProblemSchema>;
+
+/** The answer of an import: a dry run's report, or what was written. */
+export const ImportReportSchema = Type.Object(
+  {
+    dry_run: Type.Boolean(),
+    mode: Type.Unsafe<ImportMode>(Type.Union(IMPORT_MODES.map((mode) => Type.Literal(mode)))),
+    rows: Type.Integer({ description: 'Data rows in the request' }),
+    created: Type.Integer({ description: 'Rows that create (dry run: would create)' }),
+    updated: Type.Integer({ description: 'Rows that update a stored row (upsert)' }),
+    problems: Type.Array(ImportProblemSchema, { description: `At most ${MAX_IMPORT_PROBLEMS}; any problem means nothing is written` }),
+    problem_count: Type.Integer(),
+  },
+  { $id: 'ImportReport' },
+);
+export type ImportReport = Static<typeof ImportReportSchema>;
+
+/** Columns of the reservations CSV; the header row names them, in any order. */
+export const RESERVATION_IMPORT_COLUMNS = ['mac', 'ip', 'hostname', 'boot_file'] as const;
+export const MAX_RESERVATION_IMPORT_ROWS = 50_000;
+
+/** One reservation of a JSON import (the CSV columns; options are set through the API one by one). */
+export const ReservationImportRowSchema = Type.Object(
+  {
+    mac: Type.String({ maxLength: 64 }),
+    ip: Type.String({ maxLength: 64 }),
+    hostname: Type.Optional(Type.Union([Type.String({ maxLength: 253 }), Type.Null()])),
+    boot_file: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type ReservationImportRow = Static<typeof ReservationImportRowSchema>;
+
 // ---- access control (/access) ----
 
 export const AccessEntrySchema = Type.Object(

@@ -3,11 +3,22 @@ import { Type, type Static } from 'typebox';
 import { paginate } from '../core/http-kit/list-query.js';
 import { IdParams, ListQueryProperties, Ok, OkList, StrictObject } from '../core/http-kit/schemas.js';
 import { MAC_INPUT_PATTERN } from '../core/mac.js';
-import { ReservationFields, ReservationSchema, type DhcpReservation } from './dhcp-contract.js';
+import {
+  IMPORT_BODY_LIMIT_BYTES,
+  ImportQuerySchema,
+  ImportReportSchema,
+  MAX_RESERVATION_IMPORT_ROWS,
+  RESERVATION_IMPORT_COLUMNS,
+  ReservationFields,
+  ReservationImportRowSchema,
+  ReservationSchema,
+  type DhcpReservation,
+} from './dhcp-contract.js';
+import { importReservations } from './reservation-import.js';
 import type { Reservations } from './reservations.js';
 
 /** What the routes call: the DHCP facade's reservations. */
-export type ReservationRouteOperations = Pick<Reservations, 'list' | 'create' | 'get' | 'update' | 'remove'>;
+export type ReservationRouteOperations = Pick<Reservations, 'list' | 'create' | 'get' | 'update' | 'remove' | 'importRows'>;
 
 /** The contract's fields with the MAC pattern of the ground layer (the contract imports only typebox). */
 const Fields = {
@@ -30,6 +41,11 @@ const UpdateBody = StrictObject({
   options: Type.Optional(Fields.options),
 });
 const ListQuery = Type.Object(ListQueryProperties, { additionalProperties: false });
+/** The CSV as text/csv, or the rows as JSON. */
+const ImportBody = Type.Union([
+  Type.String({ description: `The CSV file (Content-Type: text/csv), columns ${RESERVATION_IMPORT_COLUMNS.join(', ')}` }),
+  StrictObject({ reservations: Type.Array(ReservationImportRowSchema, { maxItems: MAX_RESERVATION_IMPORT_ROWS }) }),
+]);
 
 const SORTABLE: (keyof DhcpReservation)[] = ['id', 'mac', 'ip', 'hostname', 'host_id', 'created_at', 'updated_at'];
 
@@ -64,6 +80,32 @@ export function reservationRoutes(reservations: ReservationRouteOperations): Fas
         return reply.code(201).send({ success: true as const, data: row });
       },
     );
+
+    // The import takes text/csv besides JSON, and larger bodies: both only in this child scope.
+    await app.register(async (scope) => {
+      scope.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+      scope.post<{ Body: Static<typeof ImportBody>; Querystring: Static<typeof ImportQuerySchema> }>(
+        '/dhcp/reservations/import',
+        {
+          config: { access: 'operator' },
+          bodyLimit: IMPORT_BODY_LIMIT_BYTES,
+          schema: {
+            tags: ['dhcp'],
+            summary: 'Import reservations from CSV or JSON: every row checked first, then all written in one transaction or none',
+            description: `Body: text/csv (header ${RESERVATION_IMPORT_COLUMNS.join(',')}) or JSON {"reservations": [...]}; at most ${MAX_RESERVATION_IMPORT_ROWS} rows and 16 MiB. dry_run=true reports and changes nothing; otherwise any problem is a 400 listing them (rows[<row>].<field>) and nothing is written.`,
+            querystring: ImportQuerySchema,
+            body: ImportBody,
+            response: { 200: Ok(ImportReportSchema), 201: Ok(ImportReportSchema) },
+          },
+        },
+        async (request, reply) => {
+          const source = typeof request.body === 'string' ? { csv: request.body } : { rows: request.body.reservations };
+          const dryRun = request.query.dry_run ?? false;
+          const report = await importReservations(reservations, source, { mode: request.query.mode ?? 'create', dryRun });
+          return reply.code(dryRun ? 200 : 201).send({ success: true as const, data: report });
+        },
+      );
+    });
 
     app.get<{ Params: Static<typeof IdParams> }>(
       '/dhcp/reservations/:id',

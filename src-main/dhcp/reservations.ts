@@ -1,12 +1,12 @@
-import { AppError, conflict, invalid, notFound, type FieldError } from '../core/errors.js';
+import { AppError, conflict, invalid, isAppError, notFound, validationError, type FieldError } from '../core/errors.js';
 import { normalizeMac, unicastMacProblem } from '../core/mac.js';
 import { intToIpv4, isHostIn, parseIpv4 } from '../network/ip-math.js';
 import { notOneMachineProblem } from '../network/special-addresses.js';
-import type { Collection, Row } from '../store/collection.js';
+import type { Collection, NewRow, Row } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { bootPathProblem } from './archmap.js';
 import { customOptionProblem } from './dhcp-options.js';
-import type { CustomOption, DhcpReservation, ReservationInput, ReservationPatch } from './dhcp-contract.js';
+import type { CustomOption, DhcpReservation, ImportMode, ReservationImportRow, ReservationInput, ReservationPatch } from './dhcp-contract.js';
 import type { DhcpSettings } from './dhcp-settings.js';
 
 export type { DhcpReservation, ReservationInput, ReservationPatch } from './dhcp-contract.js';
@@ -17,6 +17,41 @@ export interface HostReservationInput {
   mac: string;
   ip: string | null;
   hostname: string | null;
+}
+
+/** A problem of one row of a batch: its index in the batch, the field (without `body.`) and what is wrong. */
+export interface BatchProblem {
+  index: number;
+  field: string | null;
+  message: string;
+}
+
+export type ReservationImportInput = ReservationImportRow;
+export interface ReservationImportResult {
+  problems: BatchProblem[];
+  created: number;
+  updated: number;
+}
+
+const HOST_FIELDS = { mac: 'mac', ip: 'ip', hostname: 'hostname' };
+const ROW_FIELDS = HOST_FIELDS;
+
+/** The problems an AppError of check() names, as problems of row `index`. */
+function problemsOf(err: unknown, index: number): BatchProblem[] {
+  if (!isAppError(err)) throw err;
+  const details = err.details ?? [];
+  if (details.length === 0) return [{ index, field: null, message: err.message }];
+  // A conflict's detail says only "duplicate MAC"; its message names the other reservation.
+  return details.map((detail) => ({ index, field: detail.field.replace(/^body\./, ''), message: err.code === 'CONFLICT' ? err.message : detail.message }));
+}
+
+function definedOnly<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function normalizeIpv4(text: string): string {
+  const ip = parseIpv4(text);
+  return ip === null ? text : intToIpv4(ip);
 }
 
 const HOSTNAME = /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
@@ -132,6 +167,116 @@ export class Reservations {
       const removed = await this.rows.removeWhere((row) => row.host_id === hostId);
       if (removed.length > 0) this.changed();
     });
+  }
+
+  /**
+   * Checks the reservations of many hosts at once without writing: every
+   * problem with the index of its host in `hosts`. The hosts must not repeat
+   * a MAC or an address among themselves (the caller reports those).
+   */
+  checkForHosts(hosts: readonly HostReservationInput[]): BatchProblem[] {
+    const problems: BatchProblem[] = [];
+    hosts.forEach((host, index) => {
+      if (host.ip === null) return;
+      const target = this.targetForHost(host);
+      try {
+        this.check({ mac: host.mac, ip: host.ip, hostname: host.hostname, boot_file: target?.boot_file ?? null, options: target?.options ?? [] }, target?.id ?? null, HOST_FIELDS);
+      } catch (err) {
+        problems.push(...problemsOf(err, index));
+      }
+    });
+    return problems;
+  }
+
+  /**
+   * Writes the reservations of many hosts (those with an address) after the
+   * same checks as checkForHosts; any problem throws before anything is
+   * written. New reservations go to disk in one commit.
+   */
+  setForHosts(hosts: readonly HostReservationInput[]): Promise<void> {
+    return this.serial(async () => {
+      const problems = this.checkForHosts(hosts);
+      if (problems.length > 0) throw validationError(problems.map((p) => ({ field: `hosts.${p.index}.${p.field ?? 'ip'}`, message: p.message })));
+      const inserts: NewRow<DhcpReservation>[] = [];
+      const updates: Promise<unknown>[] = [];
+      for (const host of hosts) {
+        if (host.ip === null) continue;
+        const target = this.targetForHost(host);
+        const value = { mac: normalizeMac(host.mac)!, ip: normalizeIpv4(host.ip), hostname: host.hostname, host_id: host.id };
+        if (target) updates.push(this.rows.update(target.id, value));
+        else inserts.push({ ...value, boot_file: null, options: [] });
+      }
+      await Promise.all([...updates, this.rows.insertMany(inserts)]);
+      this.changed();
+    });
+  }
+
+  /** Removes the reservations linked to these hosts (one commit). */
+  removeForHosts(hostIds: readonly number[]): Promise<void> {
+    const ids = new Set(hostIds);
+    return this.serial(async () => {
+      const removed = await this.rows.removeWhere((row) => row.host_id !== null && ids.has(row.host_id));
+      if (removed.length > 0) this.changed();
+    });
+  }
+
+  /**
+   * The bulk import of reservations (docs/dhcp.md): every row is checked,
+   * against the stored reservations and the other rows, before anything is
+   * written; with problems or `dryRun` nothing is. `upsert` updates the
+   * stored reservation of a row's MAC, unless a host owns it.
+   */
+  importRows(rows: readonly ReservationImportInput[], options: { mode: ImportMode; dryRun: boolean }): Promise<ReservationImportResult> {
+    return this.serial(async () => {
+      const problems: BatchProblem[] = [];
+      const inserts: NewRow<DhcpReservation>[] = [];
+      const updates: { id: number; value: Omit<DhcpReservation, keyof Row | 'host_id'> }[] = [];
+      const macs = new Map<string, number>();
+      const ips = new Map<string, number>();
+      rows.forEach((row, index) => {
+        const mac = normalizeMac(row.mac);
+        const stored = mac ? this.byMacIndex.get(mac) : undefined;
+        if (stored && options.mode === 'create') {
+          problems.push({ index, field: 'mac', message: `${mac} already has reservation ${stored.id} (${stored.ip}); use mode=upsert to update it` });
+          return;
+        }
+        if (stored && stored.host_id !== null) {
+          problems.push({ index, field: 'mac', message: `reservation ${stored.id} of ${mac} belongs to host ${stored.host_id}; change it through the host` });
+          return;
+        }
+        let value: Omit<DhcpReservation, keyof Row | 'host_id'>;
+        try {
+          // A field the row leaves out keeps the stored value (upsert) or its default.
+          const base = { hostname: stored?.hostname ?? null, boot_file: stored?.boot_file ?? null, options: stored?.options ?? [] };
+          value = this.check({ ...base, ...definedOnly(row) }, stored?.id ?? null, ROW_FIELDS);
+        } catch (err) {
+          problems.push(...problemsOf(err, index));
+          return;
+        }
+        const macRow = macs.get(value.mac);
+        if (macRow !== undefined) problems.push({ index, field: 'mac', message: `${value.mac} is also on row ${macRow + 1}` });
+        const ipRow = ips.get(value.ip);
+        if (ipRow !== undefined) problems.push({ index, field: 'ip', message: `${value.ip} is also on row ${ipRow + 1}` });
+        macs.set(value.mac, index);
+        ips.set(value.ip, index);
+        if (stored) updates.push({ id: stored.id, value });
+        else inserts.push({ ...value, host_id: null });
+      });
+      const result = { problems, created: inserts.length, updated: updates.length };
+      if (problems.length > 0 || options.dryRun) return result;
+      await Promise.all([...updates.map((u) => this.rows.update(u.id, u.value)), this.rows.insertMany(inserts)]);
+      this.changed();
+      return result;
+    });
+  }
+
+  /** The reservation a host's address goes to: the one linked to it, or an unlinked one of its MAC (adopted). */
+  private targetForHost(host: HostReservationInput): DhcpReservation | undefined {
+    const linked = this.rows.find((row) => row.host_id === host.id);
+    if (linked) return linked;
+    const mac = normalizeMac(host.mac);
+    const adoptable = mac ? this.byMacIndex.get(mac) : undefined;
+    return adoptable && adoptable.host_id === null ? adoptable : undefined;
   }
 
   private check(

@@ -1,14 +1,17 @@
-import { conflict, errorMessage, invalid, notFound } from '../core/errors.js';
+import { AppError, conflict, errorMessage, invalid, notFound, validationError, type FieldError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { normalizeMac } from '../core/mac.js';
 import { nowIso } from '../core/time.js';
 import type { EventLog } from '../events/event-log.js';
 import { paginate, type ListPage, type ListQueryInput } from '../core/http-kit/list-query.js';
-import type { Collection } from '../store/collection.js';
+import type { Collection, RowPatch } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { DISCOVERY_LIMITS, DiscoveryLimiter, type DiscoveryLimits, type DiscoveryRefusal, type RefusalCounts } from './discovery-limiter.js';
 import { HOST_SORT_FIELDS, type BootObservation, type Host, type HostFilter, type HostInput, type HostReservationLink } from './host-types.js';
 import { normalizeHostInput } from './host-validation.js';
+import { ImportProgress, removeReservations, writeReservations, type HostImportResult } from './host-import-writes.js';
+import { planHostImport } from './host-import.js';
+import { MAX_HOST_TAGS, type HostBatchAssign, type HostImportRow, type ImportMode } from './hosts-contract.js';
 import type { SerialQueue } from '../profiles/serial-queue.js';
 
 export interface HostServiceDeps {
@@ -18,6 +21,8 @@ export interface HostServiceDeps {
   /** Shared with the profiles so cross-checks (profile exists, profile in use) never race. */
   queue: SerialQueue;
   profileExists: (profileId: number) => boolean;
+  /** A profile's id by its name (imports name profiles); default: no names known. */
+  profileIdByName?: (name: string) => number | undefined;
   /** The DHCP reservations, looked up at call time; undefined while the DHCP area is absent. */
   reservations: () => HostReservationLink | undefined;
   /** The clock of boot records and their limits (tests pass a manual one); default the system clock. */
@@ -46,6 +51,7 @@ export class HostService {
   private readonly log: Logger;
   private readonly queue: SerialQueue;
   private readonly profileExists: (profileId: number) => boolean;
+  private readonly profileIdByName: (name: string) => number | undefined;
   private readonly reservations: () => HostReservationLink | undefined;
   private readonly byMac = new Map<string, number>();
   private readonly listeners = new Set<HostListener>();
@@ -60,6 +66,7 @@ export class HostService {
     this.log = deps.log.scope('hosts');
     this.queue = deps.queue;
     this.profileExists = deps.profileExists;
+    this.profileIdByName = deps.profileIdByName ?? (() => undefined);
     this.reservations = deps.reservations;
     this.now = deps.now ?? (() => new Date());
     this.discovery = new DiscoveryLimiter({ ...DISCOVERY_LIMITS, ...deps.discoveryLimits }, this.now().getTime());
@@ -198,6 +205,116 @@ export class HostService {
       this.notify();
       return current;
     });
+  }
+
+  /**
+   * Imports many hosts in one transaction (docs/hosts-and-profiles.md, "Bulk
+   * operations"): every row and every DHCP reservation is checked before
+   * anything is written; with a problem, or `dryRun`, nothing is. Then the
+   * reservations, then the hosts, each in one commit; when the hosts cannot
+   * be written the new reservations are taken back.
+   */
+  importHosts(rows: readonly HostImportRow[], options: { mode: ImportMode; dryRun: boolean }): Promise<HostImportResult> {
+    return this.queue.run(async () => {
+      const progress = new ImportProgress(this.events, rows.length, options.dryRun);
+      const plan = planHostImport(rows, options.mode, {
+        findByMac: (mac) => this.findByMac(mac),
+        profileExists: this.profileExists,
+        profileIdByName: this.profileIdByName,
+      });
+      progress.step('checked');
+      // The ids the new hosts get (inserts run one at a time in this queue), so their reservations can be checked now.
+      const firstId = this.rows.nextId();
+      const links: { index: number; id: number; mac: string; ip: string | null; hostname: string | null }[] = [];
+      plan.creates.forEach(({ index, value }, k) => {
+        if (value.ip !== null) links.push({ index, id: firstId + k, mac: value.mac, ip: value.ip, hostname: value.hostname });
+      });
+      const unlink: number[] = [];
+      for (const { index, id, patch } of plan.updates) {
+        const current = this.require(id);
+        const next = { ...current, ...patch };
+        if (next.ip !== null && (next.ip !== current.ip || next.hostname !== current.hostname)) links.push({ index, id, mac: next.mac, ip: next.ip, hostname: next.hostname });
+        else if (next.ip === null && current.ip !== null) unlink.push(id);
+      }
+      const link = this.reservations();
+      const reservationProblems = link?.checkForHosts?.(links) ?? [];
+      const problems = [...plan.problems, ...reservationProblems.map((p) => ({ index: links[p.index]!.index, field: p.field, message: p.message }))];
+      const result: HostImportResult = { problems, created: plan.creates.length, updated: plan.updates.length };
+      if (problems.length > 0 || options.dryRun) return result;
+      if (link) await writeReservations(link, links, unlink);
+      progress.step('reservations_written');
+      try {
+        const created = await Promise.all([this.rows.insertMany(plan.creates.map((c) => c.value)), ...plan.updates.map((u) => this.rows.update(u.id, u.patch))]);
+        for (const host of created[0]) this.byMac.set(host.mac, host.id);
+      } catch (err) {
+        if (link) await removeReservations(link, links.filter((l) => l.id >= firstId).map((l) => l.id)).catch(() => undefined);
+        throw err;
+      }
+      this.notify();
+      progress.done(result);
+      return result;
+    });
+  }
+
+  /** Deletes every host named, or none: an unknown id is a 404 naming each (docs/hosts-and-profiles.md). */
+  removeMany(ids: readonly number[]): Promise<Host[]> {
+    return this.queue.run(async () => {
+      const hosts = this.requireAll(ids);
+      const link = this.reservations();
+      const linked = hosts.filter((host) => host.ip !== null).map((host) => host.id);
+      if (link && linked.length > 0) await removeReservations(link, linked);
+      const gone = new Set(ids);
+      await this.rows.removeWhere((host) => gone.has(host.id));
+      for (const host of hosts) this.byMac.delete(host.mac);
+      this.notify();
+      return hosts;
+    });
+  }
+
+  /**
+   * Sets a profile, group, enabled flag or tags on every host named, or on
+   * none: every id and the result for every host is checked first.
+   */
+  assignMany(change: HostBatchAssign): Promise<Host[]> {
+    return this.queue.run(async () => {
+      const hosts = this.requireAll(change.ids);
+      this.assertProfile(change.profile_id);
+      const group = change.group === undefined || change.group === null ? change.group : normalizeHostInput({ group: change.group }).group;
+      const remove = new Set((change.tags?.remove ?? []).map((tag) => tag.toLowerCase()));
+      const errors: FieldError[] = [];
+      const patches = hosts.map((host, index) => {
+        const patch: RowPatch<Host> = {};
+        if (change.profile_id !== undefined) patch.profile_id = change.profile_id;
+        if (group !== undefined) patch.group = group;
+        if (change.enabled !== undefined) patch.enabled = change.enabled;
+        if (change.tags) {
+          const tags = host.tags.filter((tag) => !remove.has(tag.toLowerCase()));
+          for (const tag of change.tags.add ?? []) if (!tags.some((t) => t.toLowerCase() === tag.toLowerCase())) tags.push(tag);
+          if (tags.length > MAX_HOST_TAGS) errors.push({ field: `body.ids.${index}`, message: `host ${host.id} would have ${tags.length} tags (at most ${MAX_HOST_TAGS})` });
+          patch.tags = tags;
+        }
+        return { id: host.id, patch };
+      });
+      if (errors.length > 0) throw validationError(errors);
+      const updated = await Promise.all(patches.map(({ id, patch }) => this.rows.update(id, patch)));
+      this.notify();
+      return updated.map((host) => host!);
+    });
+  }
+
+  /** Every host named, or one 404 listing each missing id. */
+  private requireAll(ids: readonly number[]): Host[] {
+    const missing: FieldError[] = [];
+    const hosts: Host[] = [];
+    ids.forEach((id, index) => {
+      const host = this.rows.get(id);
+      if (host) hosts.push(host);
+      else missing.push({ field: `body.ids.${index}`, message: `host ${id} not found` });
+    });
+    if (missing.length > 0) {
+      throw new AppError('NOT_FOUND', `${missing.length} of ${ids.length} hosts not found (${missing.slice(0, 5).map((m) => m.message.split(' ')[1]).join(', ')}${missing.length > 5 ? ', …' : ''}); nothing was changed`, { details: missing });
+    }
+    return hosts;
   }
 
   /**

@@ -28,6 +28,10 @@ export interface BootObservation {
 export interface HostReservationLink {
   setForHost(host: { id: number; mac: string; ip: string; hostname: string | null }): Promise<unknown>;
   removeForHost(hostId: number): Promise<unknown>;
+  /** Bulk forms (imports, batches); without them the hosts fall back to one call per host. */
+  checkForHosts?(hosts: readonly { id: number; mac: string; ip: string | null; hostname: string | null }[]): { index: number; field: string | null; message: string }[];
+  setForHosts?(hosts: readonly { id: number; mac: string; ip: string | null; hostname: string | null }[]): Promise<unknown>;
+  removeForHosts?(hostIds: readonly number[]): Promise<unknown>;
 }
 
 export const HOST_SORT_FIELDS = [

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { nullable } from '../core/http-kit/common-contract.js';
 import { GROUP_PATTERN } from '../profiles/profiles-contract.js';
+import { IMPORT_BODY_LIMIT_BYTES, IMPORT_MODES, ImportQuerySchema, ImportReportSchema, MAX_IMPORT_PROBLEMS, type ImportMode, type ImportProblem, type ImportReport } from '../dhcp/dhcp-contract.js';
 
 /*
  * The hosts API's contract: the TypeBox schemas and constants of
@@ -75,3 +76,69 @@ export const HostWriteSchema = Type.Object(
 
 export type Host = Static<typeof HostSchema>;
 export type HostInput = Static<typeof HostWriteSchema>;
+
+// ---- bulk: import and batches (docs/hosts-and-profiles.md, "Bulk operations") ----
+
+export { IMPORT_BODY_LIMIT_BYTES, IMPORT_MODES, ImportQuerySchema, ImportReportSchema, MAX_IMPORT_PROBLEMS, type ImportMode, type ImportProblem, type ImportReport };
+
+/** Columns of the hosts CSV, in any order; `profile` names a profile, `profile_id` gives its id; tags are `;`-separated. */
+export const HOST_IMPORT_COLUMNS = ['mac', 'hostname', 'ip', 'profile_id', 'profile', 'group', 'tags', 'description', 'arch', 'enabled'] as const;
+export const MAX_HOST_IMPORT_ROWS = 50_000;
+/** Ids one batch request names at most. */
+export const MAX_HOST_BATCH = 10_000;
+
+/**
+ * One host of a JSON import. Only the types are checked here: every rule is
+ * checked per row by the import, which reports all problems with their row.
+ */
+export const HostImportRowSchema = Type.Object(
+  {
+    mac: Type.String({ maxLength: 64 }),
+    hostname: Type.Optional(nullable<string>('string', { maxLength: 253 })),
+    ip: Type.Optional(nullable<string>('string', { maxLength: 64 })),
+    profile_id: Type.Optional(nullable<number>('integer', { minimum: 1 })),
+    profile: Type.Optional(nullable<string>('string', { maxLength: 128, description: 'A profile by name (instead of profile_id)' })),
+    group: Type.Optional(nullable<string>('string', { maxLength: 64 })),
+    tags: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: MAX_HOST_TAGS })),
+    description: Type.Optional(Type.String({ maxLength: MAX_HOST_DESCRIPTION })),
+    arch: Type.Optional(nullable<string>('string', { maxLength: 16 })),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type HostImportRow = Static<typeof HostImportRowSchema>;
+
+export const HostImportJsonSchema = Type.Object(
+  { hosts: Type.Array(HostImportRowSchema, { maxItems: MAX_HOST_IMPORT_ROWS }) },
+  { additionalProperties: false },
+);
+
+const BatchIds = Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: MAX_HOST_BATCH, uniqueItems: true });
+
+export const HostBatchDeleteSchema = Type.Object({ ids: BatchIds }, { additionalProperties: false });
+export type HostBatchDelete = Static<typeof HostBatchDeleteSchema>;
+
+/** What a batch assignment sets on every host named; at least one change besides `ids`. */
+export const HostBatchAssignSchema = Type.Object(
+  {
+    ids: BatchIds,
+    profile_id: Type.Optional(HostFieldSchemas.profile_id),
+    group: Type.Optional(HostFieldSchemas.group),
+    tags: Type.Optional(
+      Type.Object(
+        {
+          add: Type.Optional(Type.Array(Type.String({ pattern: TAG_PATTERN }), { maxItems: MAX_HOST_TAGS })),
+          remove: Type.Optional(Type.Array(Type.String({ pattern: TAG_PATTERN }), { maxItems: MAX_HOST_TAGS })),
+        },
+        { additionalProperties: false, minProperties: 1 },
+      ),
+    ),
+    enabled: Type.Optional(HostFieldSchemas.enabled),
+  },
+  { additionalProperties: false, minProperties: 2 },
+);
+export type HostBatchAssign = Static<typeof HostBatchAssignSchema>;
+
+/** The answer of a batch: the hosts changed (assign) or deleted (delete), in the order of `ids`. */
+export const HostBatchResultSchema = Type.Object({ count: Type.Integer(), hosts: Type.Array(HostSchema) });
+export type HostBatchResult = Static<typeof HostBatchResultSchema>;

@@ -3,7 +3,21 @@ import type { FastifyPluginAsync } from 'fastify';
 import { MAC_INPUT_PATTERN } from '../core/mac.js';
 import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject } from '../core/http-kit/schemas.js';
 import type { HostService } from './host-service.js';
-import { HostSchema, HostWriteSchema, MAX_HOST_DESCRIPTION } from './hosts-contract.js';
+import { importHosts } from './host-import.js';
+import {
+  HOST_IMPORT_COLUMNS,
+  HostBatchAssignSchema,
+  HostBatchDeleteSchema,
+  HostBatchResultSchema,
+  HostImportJsonSchema,
+  HostSchema,
+  HostWriteSchema,
+  IMPORT_BODY_LIMIT_BYTES,
+  ImportQuerySchema,
+  ImportReportSchema,
+  MAX_HOST_DESCRIPTION,
+  MAX_HOST_IMPORT_ROWS,
+} from './hosts-contract.js';
 
 /** The contract's fields with the ground-layer rules: the MAC spellings and printable text (the contract imports only typebox). */
 const MacField = Type.String({ pattern: MAC_INPUT_PATTERN, description: 'Any common spelling (colons, dashes, dots, bare hex)' });
@@ -27,7 +41,10 @@ const HostListQuery = Type.Object(
 );
 
 /** What the routes call: the hosts area's facade as far as the API uses it. */
-export type HostRouteOperations = Pick<HostService, 'list' | 'create' | 'require' | 'update' | 'remove'>;
+export type HostRouteOperations = Pick<HostService, 'list' | 'create' | 'require' | 'update' | 'remove' | 'importHosts' | 'removeMany' | 'assignMany'>;
+
+/** The CSV as text/csv, or the rows as JSON. */
+const ImportBody = Type.Union([Type.String({ description: `The CSV file (Content-Type: text/csv), columns ${HOST_IMPORT_COLUMNS.join(', ')}` }), HostImportJsonSchema]);
 
 /**
  * Hosts: CRUD with filters (docs/hosts-and-profiles.md). The boot-config
@@ -61,6 +78,66 @@ export function hostRoutes(hosts: HostRouteOperations): FastifyPluginAsync {
         },
       },
       async (request, reply) => reply.code(201).send({ success: true as const, data: await hosts.create(request.body) }),
+    );
+
+    // The import takes text/csv besides JSON, and larger bodies: both only in this child scope.
+    await app.register(async (scope) => {
+      scope.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+      scope.post<{ Body: Static<typeof ImportBody>; Querystring: Static<typeof ImportQuerySchema> }>(
+        '/hosts/import',
+        {
+          config: { access: 'operator' },
+          bodyLimit: IMPORT_BODY_LIMIT_BYTES,
+          schema: {
+            tags: ['hosts'],
+            summary: 'Import hosts from CSV or JSON: every row and DHCP reservation checked first, then all written in one transaction or none',
+            description: `Body: text/csv (header row naming ${HOST_IMPORT_COLUMNS.join(',')}; mac required; tags ;-separated) or JSON {"hosts": [...]}; at most ${MAX_HOST_IMPORT_ROWS} rows and 16 MiB. mode=create refuses MACs already stored, mode=upsert updates those hosts. dry_run=true reports and changes nothing; otherwise any problem is a 400 listing them (rows[<row>].<field>) and nothing is written.`,
+            querystring: ImportQuerySchema,
+            body: ImportBody,
+            response: { 200: Ok(ImportReportSchema), 201: Ok(ImportReportSchema) },
+          },
+        },
+        async (request, reply) => {
+          const source = typeof request.body === 'string' ? { csv: request.body } : { rows: request.body.hosts };
+          const dryRun = request.query.dry_run ?? false;
+          const report = await importHosts(hosts, source, { mode: request.query.mode ?? 'create', dryRun });
+          return reply.code(dryRun ? 200 : 201).send({ success: true as const, data: report });
+        },
+      );
+    });
+
+    app.post<{ Body: Static<typeof HostBatchDeleteSchema> }>(
+      '/hosts/batch/delete',
+      {
+        config: { access: 'operator' },
+        schema: {
+          tags: ['hosts'],
+          summary: 'Delete many hosts and their DHCP reservations: all or none (404 listing every unknown id)',
+          body: HostBatchDeleteSchema,
+          response: { 200: Ok(HostBatchResultSchema) },
+        },
+      },
+      async (request) => {
+        const removed = await hosts.removeMany(request.body.ids);
+        return { success: true as const, data: { count: removed.length, hosts: removed } };
+      },
+    );
+
+    app.post<{ Body: Static<typeof HostBatchAssignSchema> }>(
+      '/hosts/batch/assign',
+      {
+        config: { access: 'operator' },
+        schema: {
+          tags: ['hosts'],
+          summary: 'Set the profile, group, enabled flag or tags (add/remove) of many hosts: all or none (404 listing every unknown id)',
+          body: HostBatchAssignSchema,
+          response: { 200: Ok(HostBatchResultSchema) },
+        },
+      },
+      async (request) => {
+        const updated = await hosts.assignMany(request.body);
+        return { success: true as const, data: { count: updated.length, hosts: updated } };
+      },
     );
 
     app.get<{ Params: Static<typeof IdParams> }>(

@@ -40,6 +40,7 @@ export function hostsArea(options: HostsAreaOptions = {}): AreaModule<'hosts', H
         log: kernel.log,
         queue: profiles.queue,
         profileExists: (profileId) => profiles.get(profileId) !== undefined,
+        profileIdByName: (name) => profiles.all().find((profile) => profile.name.toLowerCase() === name.trim().toLowerCase())?.id,
         reservations: () => dhcp.reservations,
         ...(options.now ? { now: options.now } : {}),
         ...(options.discoveryLimits ? { discoveryLimits: options.discoveryLimits } : {}),

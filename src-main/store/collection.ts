@@ -72,6 +72,25 @@ export class Collection<T extends Row> {
   }
 
   /**
+   * Adds every row with consecutive ids and resolves once all are durable in
+   * one commit (a bulk import must not pay one disk round trip per row).
+   */
+  async insertMany(values: readonly NewRow<T>[], now: Date = new Date()): Promise<T[]> {
+    if (values.length === 0) return [];
+    const data = this.data;
+    const stamp = nowIso(now);
+    const rows = values.map((value) => {
+      const row = { ...value, id: data.next_id, created_at: stamp, updated_at: stamp } as T;
+      data.next_id += 1;
+      data.items.push(row);
+      this.byId.set(row.id, row);
+      return row;
+    });
+    await this.file.commit();
+    return rows;
+  }
+
+  /**
    * Adds a row at once and returns it with the promise of its commit, for
    * callers that need the row synchronously (event ids) and may not wait.
    */
