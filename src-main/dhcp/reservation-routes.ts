@@ -45,6 +45,7 @@ const ListQuery = Type.Object(ListQueryProperties, { additionalProperties: false
 const ImportBody = Type.Union([
   Type.String({ description: `The CSV file (Content-Type: text/csv), columns ${RESERVATION_IMPORT_COLUMNS.join(', ')}` }),
   StrictObject({ reservations: Type.Array(ReservationImportRowSchema, { maxItems: MAX_RESERVATION_IMPORT_ROWS }) }),
+  StrictObject({ csv: Type.String({ maxLength: IMPORT_BODY_LIMIT_BYTES, description: 'The CSV file inside JSON (the UI sends this)' }) }),
 ]);
 
 const SORTABLE: (keyof DhcpReservation)[] = ['id', 'mac', 'ip', 'hostname', 'host_id', 'created_at', 'updated_at'];
@@ -92,14 +93,15 @@ export function reservationRoutes(reservations: ReservationRouteOperations): Fas
           schema: {
             tags: ['dhcp'],
             summary: 'Import reservations from CSV or JSON: every row checked first, then all written in one transaction or none',
-            description: `Body: text/csv (header ${RESERVATION_IMPORT_COLUMNS.join(',')}) or JSON {"reservations": [...]}; at most ${MAX_RESERVATION_IMPORT_ROWS} rows and 16 MiB. dry_run=true reports and changes nothing; otherwise any problem is a 400 listing them (rows[<row>].<field>) and nothing is written.`,
+            description: `Body: text/csv (header ${RESERVATION_IMPORT_COLUMNS.join(',')}) or JSON {"reservations": [...]} or {"csv": "..."}; at most ${MAX_RESERVATION_IMPORT_ROWS} rows and 16 MiB. dry_run=true reports and changes nothing; otherwise any problem is a 400 listing them (rows[<row>].<field>) and nothing is written.`,
             querystring: ImportQuerySchema,
             body: ImportBody,
             response: { 200: Ok(ImportReportSchema), 201: Ok(ImportReportSchema) },
           },
         },
         async (request, reply) => {
-          const source = typeof request.body === 'string' ? { csv: request.body } : { rows: request.body.reservations };
+          const body = request.body;
+          const source = typeof body === 'string' ? { csv: body } : 'csv' in body ? { csv: body.csv } : { rows: body.reservations };
           const dryRun = request.query.dry_run ?? false;
           const report = await importReservations(reservations, source, { mode: request.query.mode ?? 'create', dryRun });
           return reply.code(dryRun ? 200 : 201).send({ success: true as const, data: report });

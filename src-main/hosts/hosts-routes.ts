@@ -44,7 +44,11 @@ const HostListQuery = Type.Object(
 export type HostRouteOperations = Pick<HostService, 'list' | 'create' | 'require' | 'update' | 'remove' | 'importHosts' | 'removeMany' | 'assignMany'>;
 
 /** The CSV as text/csv, or the rows as JSON. */
-const ImportBody = Type.Union([Type.String({ description: `The CSV file (Content-Type: text/csv), columns ${HOST_IMPORT_COLUMNS.join(', ')}` }), HostImportJsonSchema]);
+const ImportBody = Type.Union([
+  Type.String({ description: `The CSV file (Content-Type: text/csv), columns ${HOST_IMPORT_COLUMNS.join(', ')}` }),
+  HostImportJsonSchema,
+  StrictObject({ csv: Type.String({ maxLength: IMPORT_BODY_LIMIT_BYTES, description: 'The CSV file inside JSON (the UI sends this)' }) }),
+]);
 
 /**
  * Hosts: CRUD with filters (docs/hosts-and-profiles.md). The boot-config
@@ -91,14 +95,15 @@ export function hostRoutes(hosts: HostRouteOperations): FastifyPluginAsync {
           schema: {
             tags: ['hosts'],
             summary: 'Import hosts from CSV or JSON: every row and DHCP reservation checked first, then all written in one transaction or none',
-            description: `Body: text/csv (header row naming ${HOST_IMPORT_COLUMNS.join(',')}; mac required; tags ;-separated) or JSON {"hosts": [...]}; at most ${MAX_HOST_IMPORT_ROWS} rows and 16 MiB. mode=create refuses MACs already stored, mode=upsert updates those hosts. dry_run=true reports and changes nothing; otherwise any problem is a 400 listing them (rows[<row>].<field>) and nothing is written.`,
+            description: `Body: text/csv (header row naming ${HOST_IMPORT_COLUMNS.join(',')}; mac required; tags ;-separated) or JSON {"hosts": [...]} or {"csv": "..."}; at most ${MAX_HOST_IMPORT_ROWS} rows and 16 MiB. mode=create refuses MACs already stored, mode=upsert updates those hosts. dry_run=true reports and changes nothing; otherwise any problem is a 400 listing them (rows[<row>].<field>) and nothing is written.`,
             querystring: ImportQuerySchema,
             body: ImportBody,
             response: { 200: Ok(ImportReportSchema), 201: Ok(ImportReportSchema) },
           },
         },
         async (request, reply) => {
-          const source = typeof request.body === 'string' ? { csv: request.body } : { rows: request.body.hosts };
+          const body = request.body;
+          const source = typeof body === 'string' ? { csv: body } : 'csv' in body ? { csv: body.csv } : { rows: body.hosts };
           const dryRun = request.query.dry_run ?? false;
           const report = await importHosts(hosts, source, { mode: request.query.mode ?? 'create', dryRun });
           return reply.code(dryRun ? 200 : 201).send({ success: true as const, data: report });

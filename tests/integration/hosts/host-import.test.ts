@@ -77,6 +77,12 @@ describe('POST /hosts/import', () => {
     expect(done?.detail).toMatchObject({ rows: 2, created: 2, updated: 0 });
   });
 
+  it('takes the CSV inside JSON too ({"csv": ...}, as the UI sends it)', async () => {
+    const res = await call('POST', '/hosts/import?dry_run=true', { csv: `mac,hostname\n${mac(0x150)},inside\n` });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ rows: 1, created: 1, problems: [] });
+  });
+
   it('dry run reports what it would do and changes nothing', async () => {
     const hosts = hostCount();
     const reservations = reservationCount();

@@ -128,6 +128,62 @@ describe('Hosts page', () => {
   });
 });
 
+describe('Hosts page bulk actions', () => {
+  const report = (fields: Record<string, unknown>) => ({ dry_run: true, mode: 'create', rows: 2, created: 2, updated: 0, problems: [], problem_count: 0, ...fields });
+
+  it('imports a pasted CSV: checks it (dry run, problems table), then imports the corrected file', async () => {
+    const fake = renderApp('/hosts', {
+      ...common,
+      'POST /api/v1/hosts/import': (body, query) => {
+        const csv = (body as { csv: string }).csv;
+        if (query.dry_run !== 'true') return { status: 201, body: { success: true, data: report({ dry_run: false, mode: query.mode ?? 'create' }) } };
+        return csv.includes('bad')
+          ? ok(report({ created: 1, problems: [{ row: 2, line: 3, field: 'mac', message: '"bad" is not a MAC address' }], problem_count: 1 }))
+          : ok(report({ mode: query.mode ?? 'create' }));
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Import' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import hosts' });
+    fireEvent.change(within(dialog).getByLabelText('Or paste the CSV'), { target: { value: 'mac\n52:54:00:00:00:31\nbad\n' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Check' }));
+    const problems = await within(dialog).findByRole('table', { name: 'Import problems' });
+    expect(within(problems).getByText('"bad" is not a MAC address')).toBeTruthy();
+    expect(within(dialog).getByText(/1 problem\(s\): nothing can be imported yet/)).toBeTruthy();
+    expect(callsTo(fake.calls, 'POST', '/hosts/import')).toHaveLength(1);
+
+    fireEvent.change(within(dialog).getByLabelText('Or paste the CSV'), { target: { value: 'mac\n52:54:00:00:00:31\n52:54:00:00:00:32\n' } });
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Update existing MACs' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Check' }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Import 2 host(s)' }));
+    expect(await within(dialog).findByText('Imported')).toBeTruthy();
+    const calls = callsTo(fake.calls, 'POST', '/hosts/import');
+    expect(calls.map((call) => [call.query.dry_run, call.query.mode])).toEqual([['true', 'create'], ['true', 'upsert'], [undefined, 'upsert']]);
+    expect(calls.at(-1)?.body).toEqual({ csv: 'mac\n52:54:00:00:00:31\n52:54:00:00:00:32\n' });
+  });
+
+  it('deletes the selected hosts after confirmation, all in one request', async () => {
+    const fake = renderApp('/hosts', { ...common, 'POST /api/v1/hosts/batch/delete': () => ok({ count: 2, hosts: [host(1), host(2)] }) });
+    await screen.findByRole('table', { name: 'Hosts' });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete selected' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete 2 host(s)' }));
+    await waitFor(() => expect(callsTo(fake.calls, 'POST', '/hosts/batch/delete')[0]?.body).toEqual({ ids: [1, 2] }));
+  });
+
+  it('assigns a profile and group to the selected hosts, sending only what changes', async () => {
+    const fake = renderApp('/hosts', { ...common, 'POST /api/v1/hosts/batch/assign': () => ok({ count: 2, hosts: [host(1), host(2)] }) });
+    await screen.findByRole('table', { name: 'Hosts' });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Assign selected' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Assign to 2 selected host(s)' });
+    fireEvent.click(within(dialog).getAllByLabelText('Profile').find((element) => element.tagName === 'INPUT')!);
+    fireEvent.click(await screen.findByRole('option', { name: 'Debian installer' }));
+    fireEvent.change(within(dialog).getByLabelText(/^Group/), { target: { value: 'rack-2' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Apply to all' }));
+    await waitFor(() => expect(callsTo(fake.calls, 'POST', '/hosts/batch/assign')[0]?.body).toEqual({ ids: [1, 2], profile_id: 7, group: 'rack-2' }));
+  });
+});
+
 describe('Host page', () => {
   const detail: Record<string, Route> = {
     ...common,

@@ -6,11 +6,14 @@ import type {
   DhcpReservation,
   DhcpSettings,
   DhcpSettingsPatch,
+  ImportMode,
+  ImportReport,
   LeaseBatchResult,
   LeaseStats,
   LeaseView,
   MoveBody,
   MoveResult,
+  ReservationImportRow,
   ReservationInput,
   ReservationPatch,
   UnauthorizedDeviceView,
@@ -43,6 +46,9 @@ export function dhcpClient(client: ApiClient) {
       create: (input: ReservationInput): Promise<DhcpReservation> => client.post('/dhcp/reservations', input),
       update: (id: number, patch: ReservationPatch): Promise<DhcpReservation> => client.put(`/dhcp/reservations/${segment(id)}`, patch),
       remove: (id: number): Promise<DhcpReservation> => client.delete(`/dhcp/reservations/${segment(id)}`),
+      /** POST /dhcp/reservations/import: the CSV text or JSON rows; `dryRun` reports and changes nothing. */
+      importMany: (source: { csv: string } | { reservations: ReservationImportRow[] }, options: { mode?: ImportMode; dryRun?: boolean } = {}): Promise<ImportReport> =>
+        client.post(withQuery('/dhcp/reservations/import', { mode: options.mode, dry_run: options.dryRun || undefined }), source),
     },
     access: {
       list: (list: AccessListName, params: ListParams = {}): Promise<ListResult<AccessEntryView>> => client.list(withQuery(`/access/${list}`, params)),

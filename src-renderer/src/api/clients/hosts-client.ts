@@ -1,4 +1,4 @@
-import type { Host, HostInput } from '@contracts/hosts';
+import type { Host, HostBatchAssign, HostBatchResult, HostImportRow, HostInput, ImportMode, ImportReport } from '@contracts/hosts';
 import type { ApiClient, ListResult } from '../api-client.js';
 import { segment, withQuery, type ListParams } from '../query-string.js';
 
@@ -10,5 +10,10 @@ export function hostsClient(client: ApiClient) {
     create: (input: HostInput & { mac: string }): Promise<Host> => client.post('/hosts', input),
     update: (id: number, patch: HostInput): Promise<Host> => client.put(`/hosts/${segment(id)}`, patch),
     remove: (id: number): Promise<Host> => client.delete(`/hosts/${segment(id)}`),
+    /** POST /hosts/import: the CSV text or JSON rows; `dryRun` reports and changes nothing. */
+    importHosts: (source: { csv: string } | { hosts: HostImportRow[] }, options: { mode?: ImportMode; dryRun?: boolean } = {}): Promise<ImportReport> =>
+      client.post(withQuery('/hosts/import', { mode: options.mode, dry_run: options.dryRun || undefined }), source),
+    removeMany: (ids: number[]): Promise<HostBatchResult> => client.post('/hosts/batch/delete', { ids }),
+    assignMany: (change: HostBatchAssign): Promise<HostBatchResult> => client.post('/hosts/batch/assign', change),
   };
 }

@@ -3,6 +3,7 @@ import type { Host } from '@contracts/hosts';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useCan } from '../../app-state.js';
+import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
 import { filterOptions, TableToolbar } from '../../components/kit/index.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
@@ -13,7 +14,9 @@ import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
 import { useApiAction, useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
+import { HostBatchAssignDialog } from './HostBatchAssignDialog.js';
 import { HostDialog, type HostDialogMode } from './HostDialog.js';
+import { HostImportDialog } from './HostImportDialog.js';
 import { useProfileOptions } from './use-profile-options.js';
 import { describeWake } from './wake.js';
 
@@ -21,7 +24,7 @@ export function hostLabel(host: Host): string {
   return host.hostname ?? host.mac;
 }
 
-/** `/hosts`: known and discovered machines; create, adopt, wake (one or selected). */
+/** `/hosts`: known and discovered machines; create, import, adopt, wake; assign or delete the selected ones. */
 export function HostsPage() {
   const table = useTableParams({ defaultSort: 'id', filters: ['group', 'tag', 'profile_id', 'discovered', 'enabled'] as const });
   const query = useApiPage(keys.hosts, table.apiParams, (api, params) => api.hosts.list(params));
@@ -30,6 +33,10 @@ export function HostsPage() {
   const navigate = useNavigate();
   const [selected, setSelected] = useState<Set<RowKey>>(new Set());
   const [dialog, setDialog] = useState<{ mode: HostDialogMode; host: Host | null } | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [assigning, setAssigning] = useState(false);
+  const confirm = useConfirm();
+  const selectedIds = [...selected].map(Number);
 
   const wake = useApiAction((api, host: Host) => api.power.hosts.wake(host.id), {
     invalidate: [keys.wol],
@@ -45,6 +52,21 @@ export function HostsPage() {
       setSelected(new Set());
     },
   });
+
+  const removeMany = useApiAction((api, ids: number[]) => api.hosts.removeMany(ids), {
+    invalidate: [keys.hosts],
+    errorTitle: 'Nothing was deleted',
+    success: (result) => `${result.count} host(s) deleted.`,
+    onSuccess: () => setSelected(new Set()),
+  });
+  const deleteSelected = async () => {
+    const ok = await confirm({
+      title: 'Delete hosts',
+      message: `Delete the ${selectedIds.length} selected host(s) and their DHCP reservations? All are deleted, or none.`,
+      confirmLabel: `Delete ${selectedIds.length} host(s)`,
+    });
+    if (ok) removeMany.mutate(selectedIds);
+  };
 
   const columns: Column<Host>[] = [
     {
@@ -117,7 +139,16 @@ export function HostsPage() {
       <PageHeader
         title="Hosts"
         description="Machines Bootwright knows: their boot profile, address and group. Unknown machines that boot are recorded as discovered."
-        actions={canEdit && <Button onClick={() => setDialog({ mode: 'create', host: null })}>New host</Button>}
+        actions={
+          canEdit && (
+            <Group gap="xs">
+              <Button variant="default" onClick={() => setImporting(true)}>
+                Import
+              </Button>
+              <Button onClick={() => setDialog({ mode: 'create', host: null })}>New host</Button>
+            </Group>
+          )
+        }
       />
       <TableToolbar
         table={table}
@@ -133,6 +164,16 @@ export function HostsPage() {
         {canEdit && (
           <Button variant="default" disabled={selected.size === 0 || wakeMany.isPending} loading={wakeMany.isPending} onClick={() => wakeMany.mutate([...selected].map(Number))}>
             Wake selected ({selected.size})
+          </Button>
+        )}
+        {canEdit && (
+          <Button variant="default" disabled={selected.size === 0} onClick={() => setAssigning(true)}>
+            Assign selected
+          </Button>
+        )}
+        {canEdit && (
+          <Button variant="default" color="red" disabled={selected.size === 0 || removeMany.isPending} loading={removeMany.isPending} onClick={() => void deleteSelected()}>
+            Delete selected
           </Button>
         )}
       </TableToolbar>
@@ -166,6 +207,8 @@ export function HostsPage() {
             : undefined
         }
       />
+      <HostImportDialog opened={importing} onClose={() => setImporting(false)} />
+      <HostBatchAssignDialog ids={selectedIds} opened={assigning} onClose={() => setAssigning(false)} onDone={() => setSelected(new Set())} />
       <HostDialog
         opened={dialog !== null}
         host={dialog?.host ?? null}
