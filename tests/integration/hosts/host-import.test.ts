@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestCore, type TestCore } from '../../helpers/test-core.js';
+import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
 import { as, roleAuthenticator } from '../settings/role-authenticator.js';
 
 /** POST /hosts/import and the host batches against a real core (docs/hosts-and-profiles.md, "Bulk operations"). */
@@ -211,4 +211,32 @@ describe('host batches', () => {
     const entries = t.core.kernel.audit.all().slice(-5);
     expect(entries.map((entry) => `${entry.method} ${entry.path}`)).toContain('POST /api/v1/hosts/batch/delete');
   });
+});
+
+describe('an import on disk', () => {
+  it('is durable once answered: a core reopened on the same data directory has every host and reservation', async () => {
+    const dir = await tempDir();
+    try {
+      const first = await createTestCore({ dataDir: dir.dir });
+      await first.core.area('dhcp').settings.update({
+        subnets: [{ subnet: '10.89.0.0/16', ranges: [], lease_time_seconds: null, router: null, dns_servers: null, domain_name: null, ntp_servers: [], options: [] }],
+      });
+      const report = await first.core.area('hosts').importHosts(
+        Array.from({ length: 2000 }, (_, i) => ({ mac: mac(0x20000 + i), ip: `10.89.${Math.floor(i / 250)}.${(i % 250) + 1}` })),
+        { mode: 'create', dryRun: false },
+      );
+      expect(report).toMatchObject({ created: 2000, problems: [] });
+      await first.close();
+      const second = await createTestCore({ dataDir: dir.dir });
+      try {
+        expect(second.core.area('hosts').all()).toHaveLength(2000);
+        expect(second.core.area('dhcp').reservations.list()).toHaveLength(2000);
+        expect(second.core.area('hosts').findByMac(mac(0x20000 + 1999))).toMatchObject({ ip: '10.89.7.250' });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await dir.remove();
+    }
+  }, 60_000);
 });
