@@ -8,6 +8,7 @@ import { bootPathProblem } from './archmap.js';
 import { customOptionProblem } from './dhcp-options.js';
 import type { CustomOption, DhcpReservation, ImportMode, ReservationImportRow, ReservationInput, ReservationPatch } from './dhcp-contract.js';
 import type { DhcpSettings } from './dhcp-settings.js';
+import { definedOnly } from '../core/defined-only.js';
 
 export type { DhcpReservation, ReservationInput, ReservationPatch } from './dhcp-contract.js';
 
@@ -43,10 +44,6 @@ function problemsOf(err: unknown, index: number): BatchProblem[] {
   if (details.length === 0) return [{ index, field: null, message: err.message }];
   // A conflict's detail says only "duplicate MAC"; its message names the other reservation.
   return details.map((detail) => ({ index, field: detail.field.replace(/^body\./, ''), message: err.code === 'CONFLICT' ? err.message : detail.message }));
-}
-
-function definedOnly<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 function normalizeIpv4(text: string): string {
@@ -248,7 +245,7 @@ export class Reservations {
         try {
           // A field the row leaves out keeps the stored value (upsert) or its default.
           const base = { hostname: stored?.hostname ?? null, boot_file: stored?.boot_file ?? null, options: stored?.options ?? [] };
-          value = this.check({ ...base, ...definedOnly(row) }, stored?.id ?? null, ROW_FIELDS);
+          value = this.check({ ...base, ...definedOnly(row), mac: row.mac, ip: row.ip }, stored?.id ?? null, ROW_FIELDS);
         } catch (err) {
           problems.push(...problemsOf(err, index));
           return;

@@ -6,7 +6,8 @@ import type { NewRow, RowPatch } from '../store/collection.js';
 import type { HostService } from './host-service.js';
 import { ARCH_PATTERN, HOST_IMPORT_COLUMNS, MAX_HOST_IMPORT_ROWS, MAX_HOST_TAGS, type HostImportRow, type ImportMode, type ImportProblem, type ImportReport } from './hosts-contract.js';
 import type { Host, HostInput } from './host-types.js';
-import { normalizeHostInput } from './host-validation.js';
+import { newHostRow, normalizeHostInput } from './host-validation.js';
+import { definedOnly } from '../core/defined-only.js';
 
 /** A problem of one row: its index among the rows, the field and what is wrong. */
 export interface RowProblem {
@@ -127,32 +128,10 @@ export function planHostImport(rows: readonly HostImportRow[], mode: ImportMode,
       // An imported row adopts a discovered host: someone listed it on purpose.
       plan.updates.push({ index, id: stored.id, patch: { ...definedOnly({ ...value, mac: undefined }), discovered: false } });
     } else {
-      plan.creates.push({
-        index,
-        value: {
-          mac: value.mac!,
-          hostname: value.hostname ?? null,
-          ip: value.ip ?? null,
-          profile_id: value.profile_id ?? null,
-          group: value.group ?? null,
-          tags: value.tags ?? [],
-          description: value.description ?? '',
-          arch: value.arch ?? null,
-          platform: null,
-          enabled: value.enabled ?? true,
-          discovered: false,
-          last_boot_at: null,
-          last_seen_ip: null,
-        },
-      });
+      plan.creates.push({ index, value: newHostRow({ ...value, mac: value.mac!, discovered: false }) });
     }
   });
   return plan;
-}
-
-/** `{a: undefined}` in a patch must not erase `a`. */
-export function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** What a hosts import request carries: the CSV text, or the JSON rows. */

@@ -8,11 +8,12 @@ import type { Collection, RowPatch } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { DISCOVERY_LIMITS, DiscoveryLimiter, type DiscoveryLimits, type DiscoveryRefusal, type RefusalCounts } from './discovery-limiter.js';
 import { HOST_SORT_FIELDS, type BootObservation, type Host, type HostFilter, type HostInput, type HostReservationLink } from './host-types.js';
-import { normalizeHostInput } from './host-validation.js';
+import { newHostRow, normalizeHostInput } from './host-validation.js';
 import { ImportProgress, removeReservations, writeReservations, type HostImportResult } from './host-import-writes.js';
 import { planHostImport } from './host-import.js';
 import { MAX_HOST_TAGS, type HostBatchAssign, type HostImportRow, type ImportMode } from './hosts-contract.js';
 import type { SerialQueue } from '../profiles/serial-queue.js';
+import { definedOnly } from '../core/defined-only.js';
 
 export interface HostServiceDeps {
   store: Store;
@@ -146,21 +147,7 @@ export class HostService {
       }
       let host: Host;
       try {
-        host = await this.rows.insert({
-          mac: value.mac,
-          hostname: value.hostname ?? null,
-          ip: value.ip ?? null,
-          profile_id: value.profile_id ?? null,
-          group: value.group ?? null,
-          tags: value.tags ?? [],
-          description: value.description ?? '',
-          arch: value.arch ?? null,
-          platform: null,
-          enabled: value.enabled ?? true,
-          discovered: value.discovered ?? false,
-          last_boot_at: null,
-          last_seen_ip: null,
-        });
+        host = await this.rows.insert(newHostRow({ ...value, mac: value.mac }));
       } catch (err) {
         // The host could not be written: its reservation must not outlive it.
         if (value.ip !== undefined && value.ip !== null) await this.reservations()?.removeForHost(id).catch(() => undefined);
@@ -443,9 +430,4 @@ export class HostService {
       }
     }
   }
-}
-
-/** `{a: undefined}` in a patch must not erase `a`. */
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -3,7 +3,8 @@ import { normalizeMac, unicastMacProblem } from '../core/mac.js';
 import { printableProblem } from '../core/printable-text.js';
 import { ipFamily, normalizeIp } from '../network/ip-math.js';
 import { notOneMachineProblem } from '../network/special-addresses.js';
-import { GROUP_PATTERN, TAG_PATTERN, type HostInput } from './hosts-contract.js';
+import type { NewRow } from '../store/collection.js';
+import { GROUP_PATTERN, TAG_PATTERN, type Host, type HostInput } from './hosts-contract.js';
 
 /** RFC 1123 §2.1 label: letters, digits, inner hyphens, at most 63 characters. */
 const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -68,4 +69,23 @@ function isHostName(text: string): boolean {
   if (text.length === 0 || text.length > 253) return false;
   const labels = text.split('.');
   return labels.every((label) => DNS_LABEL.test(label)) && !/^\d+$/.test(labels[labels.length - 1] ?? '');
+}
+
+/** The stored row of a new host from normalized input: what the input leaves out gets its default. */
+export function newHostRow(value: HostInput & { mac: string }): NewRow<Host> {
+  return {
+    mac: value.mac,
+    hostname: value.hostname ?? null,
+    ip: value.ip ?? null,
+    profile_id: value.profile_id ?? null,
+    group: value.group ?? null,
+    tags: value.tags ?? [],
+    description: value.description ?? '',
+    arch: value.arch ?? null,
+    platform: null,
+    enabled: value.enabled ?? true,
+    discovered: value.discovered ?? false,
+    last_boot_at: null,
+    last_seen_ip: null,
+  };
 }
