@@ -161,6 +161,32 @@ describe('Hosts page bulk actions', () => {
     expect(calls.at(-1)?.body).toEqual({ csv: 'mac\n52:54:00:00:00:31\n52:54:00:00:00:32\n' });
   });
 
+  it('shows the phase of a long import from its progress events while it runs', async () => {
+    let finish: (() => void) | null = null;
+    const fake = renderApp('/hosts', {
+      ...common,
+      'POST /api/v1/hosts/import': (_body, query) =>
+        query.dry_run === 'true'
+          ? ok(report({ rows: 2000, created: 2000 }))
+          : new Promise((resolve) => {
+              finish = () => resolve({ status: 201, body: { success: true, data: report({ dry_run: false, rows: 2000, created: 2000 }) } });
+            }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Import' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import hosts' });
+    fireEvent.change(within(dialog).getByLabelText('Or paste the CSV'), { target: { value: 'mac\n52:54:00:00:00:31\n' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Check' }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Import 2000 host(s)' }));
+    expect(await within(dialog).findByText('Importing 2000 row(s)…')).toBeTruthy();
+    const events = fake.streams.find((stream) => stream.request.stream === 'events' && !stream.closed);
+    expect(events).toBeDefined();
+    const event = { id: 900, kind: 'hosts.import.progress', level: 'info', message: 'host import of 2000 rows: reservations written', mac: null, ip: null, host_id: null, detail: { phase: 'reservations_written', rows: 2000 }, created_at: new Date().toISOString() };
+    events!.handlers.onMessage({ id: '900', event: 'event', data: event });
+    expect(await within(dialog).findByText('Host import of 2000 rows: reservations written…')).toBeTruthy();
+    finish!();
+    expect(await within(dialog).findByText('Imported')).toBeTruthy();
+  });
+
   it('deletes the selected hosts after confirmation, all in one request', async () => {
     const fake = renderApp('/hosts', { ...common, 'POST /api/v1/hosts/batch/delete': () => ok({ count: 2, hosts: [host(1), host(2)] }) });
     await screen.findByRole('table', { name: 'Hosts' });

@@ -1,6 +1,7 @@
 import { HOST_IMPORT_COLUMNS, MAX_HOST_IMPORT_ROWS, type ImportMode, type ImportReport } from '@contracts/hosts';
 import { Alert, FileInput, Group, Loader, Modal, SegmentedControl, Stack, Table, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
+import { useLiveEvents } from '../../app-state.js';
 import { DialogActions } from '../../components/kit/index.js';
 import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
@@ -29,6 +30,10 @@ export function HostImportDialog({ opened, onClose }: { opened: boolean; onClose
   const [mode, setMode] = useState<ImportMode>('create');
   const [checked, setChecked] = useState<Checked | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // Long imports report their phases as hosts.import.progress events; show the newest one of this run.
+  const [startedAfter, setStartedAfter] = useState(0);
+  const newestEventId = useLiveEvents((state) => state.events[0]?.id ?? 0);
+  const phase = useLiveEvents((state) => state.events.find((event) => event.kind === 'hosts.import.progress' && event.id > startedAfter)?.message ?? null);
   const check = useApiAction((api, input: { csv: string; mode: ImportMode }) => api.hosts.importHosts({ csv: input.csv }, { mode: input.mode, dryRun: true }), {
     notifyErrors: false,
     onSuccess: (report, input) => setChecked({ ...input, report }),
@@ -102,7 +107,7 @@ export function HostImportDialog({ opened, onClose }: { opened: boolean; onClose
         {run.isPending && (
           <Group gap="xs" role="status">
             <Loader size="sm" />
-            <Text size="sm">Importing {current?.rows ?? ''} row(s)…</Text>
+            <Text size="sm">{phase ? `${phase[0]!.toUpperCase()}${phase.slice(1)}…` : `Importing ${current?.rows ?? ''} row(s)…`}</Text>
           </Group>
         )}
         {run.data && (
@@ -147,8 +152,10 @@ export function HostImportDialog({ opened, onClose }: { opened: boolean; onClose
           confirmDisabled={csv.trim() === '' || run.isSuccess}
           onConfirm={() => {
             setFailure(null);
-            if (ready) run.mutate({ csv, mode }, { onError });
-            else check.mutate({ csv, mode }, { onError });
+            if (ready) {
+              setStartedAfter(newestEventId);
+              run.mutate({ csv, mode }, { onError });
+            } else check.mutate({ csv, mode }, { onError });
           }}
         />
       </Stack>
