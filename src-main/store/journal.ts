@@ -34,6 +34,8 @@ export interface JournalReplay {
   skipped: number;
   /** Journal files (not the snapshot) found: a compaction would fold them in. */
   journals: number;
+  /** Records read from those journal files. */
+  journalRecords: number;
 }
 
 export interface JournalOptions<R> {
@@ -74,6 +76,8 @@ export class Journal<R> {
   private flushing = false;
   private scheduled = false;
   private recordsInGen = 0;
+  /** Journal files of earlier runs not yet folded into the snapshot. */
+  private journalsOnDisk = 0;
   private compacting: Promise<void> | null = null;
   /** Compactions waiting for the batch in flight to end before switching files. */
   private rotateWaiters: (() => void)[] = [];
@@ -113,7 +117,7 @@ export class Journal<R> {
   /** Reads the snapshot and journals, handing each record to `apply` in order. */
   async replay(apply: (record: R) => void): Promise<JournalReplay> {
     await fs.promises.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const result: JournalReplay = { records: 0, skipped: 0, journals: 0 };
+    const result: JournalReplay = { records: 0, skipped: 0, journals: 0, journalRecords: 0 };
     let next = 0;
     const snapshot = await readIfExists(this.snapshotPath);
     if (snapshot !== null) {
@@ -127,9 +131,14 @@ export class Journal<R> {
       const text = await readIfExists(this.journalPath(gen));
       if (text === null) continue;
       result.journals += 1;
+      const before = result.records;
       this.feed(text, result, apply, null);
+      result.journalRecords += result.records - before;
     }
     this.gen = Math.max(next, ...gens, 0) + 1;
+    // What the journals since the snapshot hold counts towards the next compaction.
+    this.recordsInGen = result.journalRecords;
+    this.journalsOnDisk = result.journals;
     return result;
   }
 
@@ -290,7 +299,7 @@ export class Journal<R> {
       // thread pool and back), dear on a virtual machine, so back-to-back batches of a few records
       // cost more CPU than the millisecond they save. After a failure, only a new caller retries.
       if (this.waiters.length > 0 || (!err && this.pending.length > 0)) this.schedule();
-      else if (!err) this.maybeCompact();
+      else if (!err) this.compactIfDue();
     };
     // With O_DSYNC the write returns once the data is durable: one system call per batch.
     const writeRecords = () =>
@@ -311,9 +320,14 @@ export class Journal<R> {
     for (const done of waiters) done(err);
   }
 
-  private maybeCompact(): void {
-    if (this.compacting || this.closed) return;
-    if (this.recordsInGen < this.compactAfter || this.recordsInGen < this.compactRatio * this.liveCount()) return;
+  /**
+   * Compacts in the background when the journals outgrew the snapshot, or
+   * when earlier runs left many journal files (each start writes a new one).
+   */
+  compactIfDue(): void {
+    if (this.compacting || this.closed || !this.liveRecords) return;
+    const outgrown = this.recordsInGen >= this.compactAfter && this.recordsInGen >= this.compactRatio * this.liveCount();
+    if (!outgrown && this.journalsOnDisk < MAX_JOURNAL_FILES) return;
     this.compact().catch((err: unknown) => this.onError(err as Error));
   }
 
@@ -326,6 +340,7 @@ export class Journal<R> {
     for (const gen of await this.journalGenerations()) {
       if (gen < next) await fs.promises.rm(this.journalPath(gen), { force: true });
     }
+    this.journalsOnDisk = 0;
   }
 
   /**
@@ -413,6 +428,9 @@ function isHeader(value: unknown): value is { t: 'H'; next?: unknown } {
 const O_DSYNC: number | undefined = fs.constants.O_DSYNC;
 
 const BATCH_WINDOW_MS = 1;
+
+/** Journal files of earlier runs after which a start compacts whatever their size. */
+const MAX_JOURNAL_FILES = 8;
 
 const ZEROS = Buffer.alloc(1024 * 1024);
 

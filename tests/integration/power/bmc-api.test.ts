@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BmcError, type BmcConnection, type BmcTarget } from '../../../src-main/power/index.js';
@@ -76,7 +76,11 @@ describe('BMC configs', () => {
     expect(redfish.body.data).toMatchObject({ port: 443, has_password: false });
 
     await t.core.kernel.store.close();
-    const stored = await readFile(path.join(t.dataDir, 'config.json'), 'utf8');
+    // BMC configs live in their collection's journal (store/journal.ts): its snapshot and journal files.
+    const journalDir = path.join(t.dataDir, 'collections', 'config');
+    const files = (await readdir(journalDir)).filter((name) => name.startsWith('bmc_configs.'));
+    expect(files.length).toBeGreaterThan(0);
+    const stored = (await Promise.all(files.map((name) => readFile(path.join(journalDir, name), 'utf8')))).join('');
     expect(stored).not.toContain('Sup3r$ecret');
     expect(stored).toMatch(/"password_secret": ?"v1:/);
     expect((await stat(path.join(t.dataDir, 'secrets.key'))).mode & 0o777).toBe(0o600);
