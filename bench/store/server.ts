@@ -23,7 +23,9 @@ export interface StoreBenchServer {
 export async function startServerIn(dataDir: string): Promise<StoreBenchServer> {
   if (!existsSync(SERVE)) throw new Error(`${SERVE} is missing: run "npm run build:main" first (npm run bench:store does)`);
   const started = performance.now();
-  const child = spawn(process.execPath, [SERVE, '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--admin-password', ADMIN_PASSWORD], {
+  // BENCH_NODE_ARGS: extra node flags for the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
+  const child = spawn(process.execPath, [...nodeArgs, SERVE, '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--admin-password', ADMIN_PASSWORD], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await new Promise<URL>((resolve, reject) => {
