@@ -212,6 +212,19 @@ describe('journal', () => {
     await again.journal.close();
   });
 
+  it('reads a snapshot and journal written before checksums (the old lease journal format)', async () => {
+    const where = await dir();
+    await writeFile(path.join(where, 'kv.snapshot.jsonl'), '{"t":"H","v":1,"next":3}\n{"t":"S","k":"a","v":1}\n{"t":"S","k":"old","v":0}\n');
+    // Generation 2 is covered by the snapshot; 3 is replayed, its torn last line skipped.
+    await writeFile(path.join(where, 'kv.2.jsonl'), '{"t":"S","k":"covered","v":2}\n');
+    await writeFile(path.join(where, 'kv.3.jsonl'), '{"t":"S","k":"b","v":2}\n{"t":"X","k":"old"}\n{"t":"S","k":"c"\0\0\0');
+    const kv = await openKv(where);
+    expect([...kv.state]).toEqual([['a', 1], ['b', 2]]);
+    expect(kv.replay.skipped).toBe(1);
+    expect(kv.journal.generation).toBe(4);
+    await kv.journal.close();
+  });
+
   it('answers a failed write with an error and writes the records again with the next batch', async () => {
     const where = await dir();
     const kv = await openKv(where);
