@@ -1,8 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BmcError, type BmcConnection, type BmcTarget } from '../../../src-main/power/index.js';
 import { bearerHeaders } from '../../helpers/auth.js';
+import { collectionOnDisk } from '../../helpers/store-journal.js';
 import type { TestCore } from '../../helpers/test-core.js';
 import { api, eventsOf, powerCore } from './power-harness.js';
 
@@ -77,10 +78,8 @@ describe('BMC configs', () => {
 
     await t.core.kernel.store.close();
     // BMC configs live in their collection's journal (store/journal.ts): its snapshot and journal files.
-    const journalDir = path.join(t.dataDir, 'collections', 'config');
-    const files = (await readdir(journalDir)).filter((name) => name.startsWith('bmc_configs.'));
-    expect(files.length).toBeGreaterThan(0);
-    const stored = (await Promise.all(files.map((name) => readFile(path.join(journalDir, name), 'utf8')))).join('');
+    const stored = await collectionOnDisk(t.dataDir, 'config', 'bmc_configs');
+    expect(stored).toContain('rack1-n1');
     expect(stored).not.toContain('Sup3r$ecret');
     expect(stored).toMatch(/"password_secret": ?"v1:/);
     expect((await stat(path.join(t.dataDir, 'secrets.key'))).mode & 0o777).toBe(0o600);
