@@ -50,6 +50,13 @@ export interface JournalOptions<R> {
   compactRatio?: number;
   /** Zero-filled stretch added to a journal file at a time. */
   preallocateBytes?: number;
+  /**
+   * How long appends gather before a batch is written (ms; default 1). 0
+   * writes at the end of the current turn of the event loop: for writers that
+   * wait for each write before the next (an API request), where the window
+   * would only add latency.
+   */
+  batchWindowMs?: number;
   onError?: (err: Error) => void;
 }
 
@@ -64,6 +71,7 @@ export class Journal<R> {
   private readonly compactAfter: number;
   private readonly compactRatio: number;
   private readonly preallocateBytes: number;
+  private readonly batchWindowMs: number;
   private readonly onError: (err: Error) => void;
   private readonly journalPattern: RegExp;
   private gen = 1;
@@ -98,6 +106,7 @@ export class Journal<R> {
     this.compactAfter = options.compactAfter ?? 50_000;
     this.compactRatio = options.compactRatio ?? 1;
     this.preallocateBytes = options.preallocateBytes ?? 8 * 1024 * 1024;
+    this.batchWindowMs = options.batchWindowMs ?? BATCH_WINDOW_MS;
     this.onError = options.onError ?? (() => undefined);
     this.journalPattern = new RegExp(`^${options.name}\\.(\\d+)\\.jsonl$`);
   }
@@ -238,10 +247,12 @@ export class Journal<R> {
     // Gather a millisecond of appends into one batch: each batch is a trip to the thread pool and
     // a synchronous write, and on a fast disk batches would otherwise hold one record each.
     // (While a batch is in flight the next one gathers by itself.)
-    setTimeout(() => {
+    const run = () => {
       this.scheduled = false;
       this.flush();
-    }, BATCH_WINDOW_MS);
+    };
+    if (this.batchWindowMs > 0) setTimeout(run, this.batchWindowMs);
+    else setImmediate(run);
   }
 
   private flush(): void {

@@ -129,6 +129,8 @@ export class Store {
         compactAfter: this.options.compactAfter ?? COMPACT_AFTER,
         compactRatio: 1,
         preallocateBytes: 1024 * 1024,
+        // API writes wait for each other (an area's queue): a gathering window would only add latency.
+        batchWindowMs: 0,
         ...(onError ? { onError: (err: Error) => onError(key, err) } : {}),
       });
       const onBatch = this.options.onJournalBatch;
