@@ -12,7 +12,7 @@
  *   npm run bench:security
  *   node --import tsx bench/security/audit-flood.ts [--requests 60000] [--seconds 180] [--connections 16]
  */
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, adminClient, rssMiB, startServer } from './harness.js';
@@ -37,8 +37,7 @@ async function main(): Promise<void> {
   const server = await startServer();
   try {
     const admin = await adminClient(server.url);
-    const auditFile = path.join(server.dataDir, 'audit.json');
-    const sizeBefore = (await stat(auditFile)).size;
+    const sizeBefore = await auditBytes(server.dataDir);
     const rssBefore = await rssMiB(server.pid);
     const until = Date.now() + SECONDS * 1000;
     let sent = 0;
@@ -62,7 +61,7 @@ async function main(): Promise<void> {
     const rssAfter = await rssMiB(server.pid);
     // The aggregate rows are rewritten at most every 5 s.
     await new Promise((resolve) => setTimeout(resolve, 6000));
-    const sizeAfter = (await stat(auditFile)).size;
+    const sizeAfter = await auditBytes(server.dataDir);
     const list = async (query: string): Promise<AuditPage> => {
       const reply = await admin.request('GET', `/api/v1/audit-logs${query}`);
       if (reply.status !== 200) throw new Error(`GET /audit-logs${query}: ${reply.status} ${reply.body}`);
@@ -81,7 +80,7 @@ async function main(): Promise<void> {
     console.log(`| admin's auth.login row still listed | ${adminLogin ? 'yes' : 'NO'} |`);
     console.log(`| unauthenticated audit rows (total) | ${unauthenticated.meta.total} |`);
     console.log(`| requests they count (first 500 rows) | ${counted} |`);
-    console.log(`| audit.json before → after | ${(sizeBefore / 1024).toFixed(1)} KiB → ${(sizeAfter / 1024).toFixed(1)} KiB |`);
+    console.log(`| audit on disk (audit.json + collections/audit/) before → after | ${(sizeBefore / 1024).toFixed(1)} KiB → ${(sizeAfter / 1024).toFixed(1)} KiB |`);
     console.log(`| RSS before → after the flood | ${rssBefore.toFixed(0)} MiB → ${rssAfter.toFixed(0)} MiB (${rssAfter - rssBefore >= 0 ? '+' : ''}${(rssAfter - rssBefore).toFixed(0)} MiB) |`);
     if (!adminLogin) process.exitCode = 1;
   } finally {
@@ -93,3 +92,11 @@ main().catch((err: unknown) => {
   console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
   process.exit(1);
 });
+
+/** Bytes the audit log holds on disk: its store file and its collections' journals (with their zero-filled stretch) and snapshots. */
+async function auditBytes(dataDir: string): Promise<number> {
+  const journals = path.join(dataDir, 'collections', 'audit');
+  const names = await readdir(journals).catch(() => [] as string[]);
+  const sizes = await Promise.all([path.join(dataDir, 'audit.json'), ...names.map((name) => path.join(journals, name))].map(async (file) => (await stat(file)).size));
+  return sizes.reduce((a, b) => a + b, 0);
+}

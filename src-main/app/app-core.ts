@@ -159,6 +159,8 @@ async function createKernel(options: AppCoreOptions, listening: () => ApiApp | n
       log.error(text);
       recoveries.push(text);
     },
+    onJournalSkipped: (collection, replay) => log.warn(`store collection ${collection}: skipped ${replay.skipped} unreadable journal line(s) (a write cut short by a crash)`),
+    onJournalError: (collection, err) => log.error(`store collection ${collection}: journal write failed: ${err.message}`),
   });
   const events = new EventLog(store);
   const audit = new AuditLog(store);

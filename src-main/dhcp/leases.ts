@@ -66,7 +66,8 @@ export class LeaseDatabase {
     const now = options.now ?? Date.now();
     // Leases that expired while the server was down are not news.
     for (const lease of db.byMacMap.values()) if (lease.expires <= now) db.reportedExpired.add(lease);
-    await journal.open(() => db.liveRecords(), () => db.byMacMap.size + db.quarantined.size);
+    journal.open(() => db.liveRecords(), () => db.byMacMap.size + db.quarantined.size);
+    await journal.compact();
     log.info(`loaded ${db.byMacMap.size} lease(s) and ${db.quarantined.size} quarantined address(es)`);
     return db;
   }

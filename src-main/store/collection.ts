@@ -1,4 +1,6 @@
 import { nowIso } from '../core/time.js';
+import { snapshotRecords, type CollectionRecord } from './collection-records.js';
+import type { Journal } from './journal.js';
 import type { CollectionData, StoreFile } from './store-file.js';
 
 /** Fields every stored row has. */
@@ -13,8 +15,11 @@ export type RowPatch<T extends Row> = Partial<Omit<T, 'id' | 'created_at' | 'upd
 
 /**
  * A collection of rows with integer ids that are unique and never reused.
- * Reads are synchronous from memory; every write resolves once it is durable
- * (group-committed with the other writes to the same file).
+ * Reads are synchronous from memory (the store file's lowdb data); every
+ * write appends one record per changed row to the collection's own journal
+ * and resolves once that record is durable (group-committed with the other
+ * writes to the same collection). A write therefore costs the same whatever
+ * the collection or the rest of the store holds.
  *
  * Rows handed out are the stored objects: treat them as read-only and change
  * them only through update().
@@ -22,12 +27,16 @@ export type RowPatch<T extends Row> = Partial<Omit<T, 'id' | 'created_at' | 'upd
 export class Collection<T extends Row> {
   readonly name: string;
   private readonly file: StoreFile;
+  private readonly journal: Journal<CollectionRecord>;
   private readonly byId = new Map<number, T>();
 
-  constructor(file: StoreFile, name: string) {
+  /** `journal` has been replayed into `file`'s data for `name` (Store does both). */
+  constructor(file: StoreFile, name: string, journal: Journal<CollectionRecord>) {
     this.file = file;
     this.name = name;
+    this.journal = journal;
     for (const item of this.data.items as T[]) this.byId.set(item.id, item);
+    journal.open(() => snapshotRecords(this.data), () => this.byId.size);
   }
 
   private get data(): CollectionData {
@@ -101,7 +110,7 @@ export class Collection<T extends Row> {
     data.next_id += 1;
     data.items.push(row);
     this.byId.set(row.id, row);
-    return { row, committed: this.file.commit() };
+    return { row, committed: this.write({ t: 'U', r: row }) };
   }
 
   /** Returns the updated row, or undefined when there is no row with this id. */
@@ -113,7 +122,7 @@ export class Collection<T extends Row> {
     const row = { ...current, ...patch, id, created_at: current.created_at, updated_at: nowIso(now) } as T;
     items[index] = row;
     this.byId.set(id, row);
-    await this.file.commit();
+    await this.write({ t: 'U', r: row });
     return row;
   }
 
@@ -124,7 +133,7 @@ export class Collection<T extends Row> {
     const items = this.data.items as T[];
     items.splice(items.indexOf(current), 1);
     this.byId.delete(id);
-    await this.file.commit();
+    await this.write({ t: 'D', id });
     return current;
   }
 
@@ -137,7 +146,13 @@ export class Collection<T extends Row> {
     const gone = new Set(removed);
     data.items = items.filter((row) => !gone.has(row));
     for (const row of removed) this.byId.delete(row.id);
-    await this.file.commit();
+    for (const row of removed) this.journal.append({ t: 'D', id: row.id });
+    await this.journal.durable();
     return removed;
+  }
+
+  private write(record: CollectionRecord): Promise<void> {
+    this.journal.append(record);
+    return this.journal.durable();
   }
 }

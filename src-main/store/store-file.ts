@@ -31,9 +31,11 @@ export interface StoreFileOptions {
 }
 
 /**
- * One lowdb JSON file of the store, with durable group commits. Hot
- * collections (events, audit, sessions) live in files of their own so their
- * churn never rewrites the configuration.
+ * One lowdb JSON file of the store, with durable group commits. Its data in
+ * memory holds the file's sections and collections (the model the areas
+ * read); the file on disk holds the schema version and the sections only:
+ * each collection is persisted in its own journal (collection.ts), so a row
+ * written never rewrites the file.
  */
 export class StoreFile {
   readonly name: string;
@@ -52,7 +54,7 @@ export class StoreFile {
       options.onRecovery ? { onRecovery: options.onRecovery } : {},
     );
     this.db = new Low<StoreFileData>(this.adapter, emptyFile(0));
-    this.committer = new GroupCommit(() => this.db.write());
+    this.committer = new GroupCommit(() => this.adapter.write(this.persisted()));
   }
 
   get latestVersion(): number {
@@ -63,7 +65,12 @@ export class StoreFile {
     return this.db.data;
   }
 
-  async open(): Promise<void> {
+  /**
+   * Reads the file and runs its pending migrations in memory; returns whether
+   * any ran. The caller commits (after moving collections still kept in the
+   * file to their journals: the commit drops them from the file).
+   */
+  async open(): Promise<boolean> {
     await this.db.read();
     const data = this.db.data;
     if (!isStoreFileData(data)) {
@@ -81,7 +88,13 @@ export class StoreFile {
       data.schema_version = migration.version;
       migrated = true;
     }
-    if (migrated) await this.commit();
+    return migrated;
+  }
+
+  /** What goes to disk: everything but the collections. */
+  private persisted(): StoreFileData {
+    const data = this.db.data;
+    return { schema_version: data.schema_version, collections: {}, sections: data.sections };
   }
 
   /** Resolves when every change made so far is on disk. */

@@ -1,27 +1,46 @@
 /**
- * Child process for the durability test: inserts rows as fast as it can and
- * prints "ack <id>" only after each insert's commit resolved (= acknowledged).
- * The parent kills it with SIGKILL at a random moment.
+ * Child process for the durability test: writes rows to several collections
+ * in several store files as fast as it can, with a small compaction
+ * threshold so journals are compacted while it runs, and prints
+ * "ack <collection> <id>" (insert) or "del <collection> <id>" (remove) only
+ * after the write resolved (= acknowledged); "rm <collection> <id>" before
+ * a removal starts (it may take effect without being acknowledged). The parent kills it with
+ * SIGKILL at a random moment.
  */
 import { Store } from '../../src-main/store/store.js';
+import type { StoreFileName } from '../../src-main/store/migrations.js';
+import { WRITER_COLLECTIONS } from './store-writer-collections.js';
+
+interface ProbeRow {
+  id: number;
+  created_at: string;
+  updated_at: string;
+  payload: string;
+}
+
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: store-writer <data-dir>');
-const store = await Store.open({ dataDir });
-const rows = store.collection<{ id: number; created_at: string; updated_at: string; payload: string }>('probe');
-const events = store.collection<{ id: number; created_at: string; updated_at: string; n: number }>('probe', 'events');
+const store = await Store.open({ dataDir, compactAfter: 150 });
+const targets = WRITER_COLLECTIONS.map((key) => {
+  const [file, name] = key.split('/') as [StoreFileName, string];
+  return { key, collection: store.collection<ProbeRow>(name, file) };
+});
 process.stdout.write('ready\n');
 let n = 0;
 // Several writers at once, so commits coalesce as they do under load.
 async function writer(lane: number): Promise<void> {
   for (;;) {
     n += 1;
-    const target = n % 2 === 0 ? rows : events;
-    const row =
-      target === rows
-        ? await rows.insert({ payload: `lane ${lane} #${n} ${'x'.repeat(200)}` })
-        : await events.insert({ n });
-    process.stdout.write(`ack ${target === rows ? 'config' : 'events'} ${row.id}\n`);
+    const target = targets[n % targets.length]!;
+    const row = await target.collection.insert({ payload: `lane ${lane} #${n} ${'x'.repeat(200)}` });
+    process.stdout.write(`ack ${target.key} ${row.id}\n`);
+    // Every fifth row is removed again: deletes must survive too (and not come back).
+    if (n % 5 === 0) {
+      process.stdout.write(`rm ${target.key} ${row.id}\n`);
+      await target.collection.remove(row.id);
+      process.stdout.write(`del ${target.key} ${row.id}\n`);
+    }
   }
 }
 await Promise.all([writer(1), writer(2), writer(3), writer(4)]);

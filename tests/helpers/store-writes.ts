@@ -1,15 +1,19 @@
 import type { Store } from '../../src-main/store/store.js';
 
 /**
- * Counts the rewrites of config.json made while `run` runs, by watching its
- * data object being serialised (what the durable write does once per write).
+ * Counts the writes to the configuration made while `run` runs: records
+ * appended to the journals of its collections, plus rewrites of config.json
+ * (its sections), seen as the serialisation of its sections object (what the
+ * durable write does once per write).
  */
 export async function countConfigWrites(store: Store, run: () => Promise<unknown>): Promise<number> {
-  const data = store.file('config').data;
-  let writes = 0;
+  const sections = store.file('config').data.sections;
+  const recordsBefore = store.recordsWritten('config');
+  let rewrites = 0;
   const stringify = JSON.stringify;
   JSON.stringify = ((...args: Parameters<typeof JSON.stringify>) => {
-    if (args[0] === data) writes += 1;
+    const value = args[0] as { sections?: unknown } | null;
+    if (typeof value === 'object' && value !== null && value.sections === sections) rewrites += 1;
     return stringify(...args);
   }) as typeof JSON.stringify;
   try {
@@ -17,5 +21,5 @@ export async function countConfigWrites(store: Store, run: () => Promise<unknown
   } finally {
     JSON.stringify = stringify;
   }
-  return writes;
+  return rewrites + store.recordsWritten('config') - recordsBefore;
 }

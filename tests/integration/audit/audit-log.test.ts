@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../../src-main/audit/audit-types.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
+import { collectionOnDisk } from '../../helpers/store-journal.js';
 import { as, stubAuthenticator } from '../events/stub-auth.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -122,7 +123,8 @@ describe('audit log', () => {
       ['mallory', 'auth.login', 'failure'],
     ]);
     await t.core.stop();
-    const file = await readFile(path.join(dataDir, 'audit.json'), 'utf8');
+    // The audit rows are in the audit_logs collection's journal (store/journal.ts), the rest in audit.json.
+    const file = (await readFile(path.join(dataDir, 'audit.json'), 'utf8')) + (await collectionOnDisk(dataDir, 'audit', 'audit_logs'));
     expect(file).toContain('mallory');
     expect(file).not.toContain(secret);
     expect(file).not.toContain('password');

@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BmcError, type BmcConnection, type BmcTarget } from '../../../src-main/power/index.js';
 import { bearerHeaders } from '../../helpers/auth.js';
+import { collectionOnDisk } from '../../helpers/store-journal.js';
 import type { TestCore } from '../../helpers/test-core.js';
 import { api, eventsOf, powerCore } from './power-harness.js';
 
@@ -76,7 +77,9 @@ describe('BMC configs', () => {
     expect(redfish.body.data).toMatchObject({ port: 443, has_password: false });
 
     await t.core.kernel.store.close();
-    const stored = await readFile(path.join(t.dataDir, 'config.json'), 'utf8');
+    // BMC configs live in their collection's journal (store/journal.ts): its snapshot and journal files.
+    const stored = await collectionOnDisk(t.dataDir, 'config', 'bmc_configs');
+    expect(stored).toContain('rack1-n1');
     expect(stored).not.toContain('Sup3r$ecret');
     expect(stored).toMatch(/"password_secret": ?"v1:/);
     expect((await stat(path.join(t.dataDir, 'secrets.key'))).mode & 0o777).toBe(0o600);

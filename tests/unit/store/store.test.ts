@@ -52,16 +52,22 @@ describe('Store collections', () => {
     await store.close();
   });
 
-  it('keeps hot collections out of the configuration file', async () => {
+  it('keeps each collection in its own journal, out of the JSON files', async () => {
     const store = await Store.open({ dataDir: dir });
     await store.collection<Probe>('probes').insert({ name: 'config row' });
     await store.collection<Probe>('events', 'events').insert({ name: 'event row' });
+    await store.section('general', { server_name: 'x' }).set({ server_name: 'section value' });
     await store.close();
     const config = await readFile(path.join(dir, 'config.json'), 'utf8');
-    const events = await readFile(path.join(dir, 'events.json'), 'utf8');
-    expect(config).toContain('config row');
-    expect(config).not.toContain('event row');
-    expect(events).toContain('event row');
+    expect(config).toContain('section value');
+    expect(config).not.toContain('config row');
+    const journal = async (file: string, name: string) => {
+      const names = (await readdir(path.join(dir, 'collections', file))).filter((entry) => entry.startsWith(`${name}.`));
+      return (await Promise.all(names.map((entry) => readFile(path.join(dir, 'collections', file, entry), 'utf8')))).join('');
+    };
+    expect(await journal('config', 'probes')).toContain('config row');
+    expect(await journal('config', 'probes')).not.toContain('event row');
+    expect(await journal('events', 'events')).toContain('event row');
   });
 
   it('sections merge stored values over defaults', async () => {
@@ -170,24 +176,18 @@ describe('GroupCommit', () => {
   });
 
   it('under concurrent inserts writes far fewer times than it commits', async () => {
-    const store = await Store.open({ dataDir: dir });
+    let batches = 0;
+    let records = 0;
+    const store = await Store.open({ dataDir: dir, onJournalBatch: (_collection, count) => {
+      batches += 1;
+      records += count;
+    } });
     const probes = store.collection<Probe>('probes');
-    const file = store.file('config');
-    let writes = 0;
-    // Count real file writes by watching the data snapshot being serialised.
-    const stringify = JSON.stringify;
-    JSON.stringify = ((...args: Parameters<typeof JSON.stringify>) => {
-      if (args[0] === file.data) writes += 1;
-      return stringify(...args);
-    }) as typeof JSON.stringify;
-    try {
-      await Promise.all(Array.from({ length: 200 }, (_, i) => probes.insert({ name: `row ${i}` })));
-    } finally {
-      JSON.stringify = stringify;
-    }
+    await Promise.all(Array.from({ length: 200 }, (_, i) => probes.insert({ name: `row ${i}` })));
     expect(probes.size).toBe(200);
-    expect(writes).toBeGreaterThan(0);
-    expect(writes).toBeLessThan(20);
+    expect(records).toBe(200);
+    expect(batches).toBeGreaterThan(0);
+    expect(batches).toBeLessThan(20);
     await store.close();
   });
 });
