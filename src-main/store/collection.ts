@@ -93,9 +93,10 @@ export class Collection<T extends Row> {
       data.next_id += 1;
       data.items.push(row);
       this.byId.set(row.id, row);
+      this.journal.append({ t: 'U', r: row });
       return row;
     });
-    await this.file.commit();
+    await this.journal.durable();
     return rows;
   }
 
