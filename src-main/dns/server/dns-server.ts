@@ -9,6 +9,11 @@ import { supportsReusePort } from './runtime-support.js';
 import { DnsWorkerPool } from './worker-pool.js';
 import type { ZoneSnapshot } from './zone-snapshot.js';
 
+/** How many times the last publish's duration the publisher rests before the next one (see publish()). */
+const PUBLISH_REST_FACTOR = 4;
+/** The longest a change waits for its turn to be published. */
+const MAX_PUBLISH_REST_MS = 250;
+
 /** The answer data the server publishes to its workers, and its change signal. */
 export interface ZoneSource {
   snapshot(): ZoneSnapshot;
@@ -96,14 +101,26 @@ export class DnsServer implements ManagedService {
     await this.pool?.flushMetrics();
   }
 
-  /** Publishes the current snapshot; changes arriving meanwhile are published right after, once. */
+  /**
+   * Publishes the current snapshot; changes arriving meanwhile are published
+   * once more after it. A snapshot costs time in proportion to the zone (tens
+   * of thousands of host names), so before publishing again the loop rests
+   * PUBLISH_REST_FACTOR times as long as the last publish took (at most
+   * MAX_PUBLISH_REST_MS): a stream of host writes then spends at most a fifth
+   * of the main thread on DNS snapshots, and a small zone is republished at once.
+   */
   private publish(): Promise<void> {
     this.dirty = true;
     if (!this.publishing) {
       this.publishing = (async () => {
+        let rest = 0;
         while (this.dirty && this.pool) {
+          if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+          if (!this.pool) break;
           this.dirty = false;
+          const started = performance.now();
           await this.pool.applyZone(this.deps.zone.snapshot()).catch((err) => this.log.error(`publishing DNS data failed: ${errorMessage(err)}`));
+          rest = Math.min(MAX_PUBLISH_REST_MS, (performance.now() - started) * PUBLISH_REST_FACTOR);
         }
       })().finally(() => {
         this.publishing = null;
