@@ -4,8 +4,10 @@
  * threshold so journals are compacted while it runs, and prints
  * "ack <collection> <id>" (insert) or "del <collection> <id>" (remove) only
  * after the write resolved (= acknowledged); "rm <collection> <id>" before
- * a removal starts (it may take effect without being acknowledged). The parent kills it with
- * SIGKILL at a random moment.
+ * a removal starts (it may take effect without being acknowledged). Every
+ * seventh write is a bulk insert of 25 rows (insertMany, as imports use),
+ * each of them acknowledged only once the whole batch resolved. The parent
+ * kills it with SIGKILL at a random moment.
  */
 import { Store } from '../../src-main/store/store.js';
 import type { StoreFileName } from '../../src-main/store/migrations.js';
@@ -33,6 +35,11 @@ async function writer(lane: number): Promise<void> {
   for (;;) {
     n += 1;
     const target = targets[n % targets.length]!;
+    if (n % 7 === 0) {
+      const rows = await target.collection.insertMany(Array.from({ length: 25 }, (_, i) => ({ payload: `lane ${lane} #${n} bulk ${i} ${'x'.repeat(100)}` })));
+      process.stdout.write(rows.map((bulk) => `ack ${target.key} ${bulk.id}\n`).join(''));
+      continue;
+    }
     const row = await target.collection.insert({ payload: `lane ${lane} #${n} ${'x'.repeat(200)}` });
     process.stdout.write(`ack ${target.key} ${row.id}\n`);
     // Every fifth row is removed again: deletes must survive too (and not come back).
