@@ -40,6 +40,7 @@ export const KNOWN_EVENT_KINDS = {
   'host.discovery_limited': 'Unknown machines booted but were not recorded: the discovery cap or rate limit was reached (warn, at most once a minute); ip; detail: reason, refused, pending_cap, rate_global, rate_source, pending, max_pending, per_minute, per_source_per_minute',
   'hosts.import.progress': 'A host import of at least 1000 rows reached a phase (checked, reservations_written); detail: phase, rows',
   'hosts.import.done': 'A host import was written in one transaction; detail: rows, created, updated',
+  'hosts.reservations.orphaned': 'At start, DHCP reservations linked to hosts that do not exist (a write interrupted by a crash) were removed; detail: host_ids',
   'tftp.transfer.started': 'A TFTP client began receiving a file (first DATA sent); ip; detail: transfer_id, client, file, size, mode, virtual, blksize, windowsize',
   'tftp.transfer.completed': 'A TFTP client received a whole file; ip; detail: as started plus bytes, duration_ms, retransmits',
   'http.transfer.completed': 'An HTTP client received a whole boot file from /boot/; ip; detail: file, bytes, range, method (sendfile|stream), duration_ms',

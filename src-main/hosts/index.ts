@@ -29,7 +29,7 @@ export interface HostsAreaOptions {
  * hosts use a profile (the 409 of a delete), and it feeds DNS the names of
  * hosts with a hostname and a fixed IP.
  */
-export function hostsArea(options: HostsAreaOptions = {}): AreaModule<'hosts', HostService, { profiles: ProfileService; dns: DnsService; dhcp: { reservations: HostReservationLink } }> {
+export function hostsArea(options: HostsAreaOptions = {}): AreaModule<'hosts', HostService, { profiles: ProfileService; dns: DnsService; dhcp: { reservations: HostReservationLink & { list(): readonly { host_id: number | null }[] } } }> {
   return {
     name: 'hosts',
     needs: ['profiles', 'dns', 'dhcp'],
@@ -47,7 +47,22 @@ export function hostsArea(options: HostsAreaOptions = {}): AreaModule<'hosts', H
       });
       profiles.addUsageCheck((profileId) => hosts.usingProfile(profileId).map((host) => ({ id: host.id, name: host.hostname ?? host.mac })));
       dns.addNameSource(hostNameSource(hosts));
-      return { facade: hosts, routes: [hostRoutes(hosts)], services: [] };
+      return {
+        facade: hosts,
+        routes: [hostRoutes(hosts)],
+        services: [],
+        // Hosts and their reservations live in two journals: a crash between the two writes of a host create,
+        // delete or import can leave a reservation whose host was never written (or is gone). Before anything
+        // serves, such reservations are removed, so a machine never keeps an address for a host that does not exist.
+        async prepare() {
+          const orphans = [...new Set(dhcp.reservations.list().flatMap((row) => (row.host_id !== null && hosts.get(row.host_id) === undefined ? [row.host_id] : [])))];
+          if (orphans.length === 0) return;
+          for (const hostId of orphans) await dhcp.reservations.removeForHost(hostId);
+          const message = `removed the DHCP reservations of ${orphans.length} host(s) that do not exist (a write interrupted by a crash): host ids ${orphans.slice(0, 20).join(', ')}`;
+          kernel.log.warn(message);
+          kernel.events.emit({ kind: 'hosts.reservations.orphaned', level: 'warn', message, detail: { host_ids: orphans } });
+        },
+      };
     },
   };
 }

@@ -2,12 +2,14 @@ import type { CollectionData } from './store-file.js';
 
 /**
  * What a collection's journal holds (store/journal.ts): a row as it now is,
- * a removed id, or the id counter (written by snapshots, so an id stays used
- * after its row and its upsert record are gone). All idempotent, as the
- * journal requires.
+ * rows written together (a bulk insert: one line with one checksum, so after
+ * a crash all of them replay or none), a removed id, or the id counter
+ * (written by snapshots, so an id stays used after its row and its upsert
+ * record are gone). All idempotent, as the journal requires.
  */
 export type CollectionRecord =
   | { t: 'U'; r: { readonly id: number } }
+  | { t: 'B'; r: readonly { readonly id: number }[] }
   | { t: 'D'; id: number }
   | { t: 'N'; n: number };
 
@@ -19,6 +21,8 @@ export function isCollectionRecord(value: unknown): value is CollectionRecord {
       const row = record.r as Record<string, unknown> | null | undefined;
       return typeof row === 'object' && row !== null && Number.isInteger(row.id);
     }
+    case 'B':
+      return Array.isArray(record.r) && record.r.every((row: unknown) => typeof row === 'object' && row !== null && Number.isInteger((row as Record<string, unknown>).id));
     case 'D':
       return Number.isInteger(record.id);
     case 'N':
@@ -38,6 +42,12 @@ export class CollectionReplay {
       case 'U':
         this.rows.set(record.r.id, record.r);
         this.nextId = Math.max(this.nextId, record.r.id + 1);
+        break;
+      case 'B':
+        for (const row of record.r) {
+          this.rows.set(row.id, row);
+          this.nextId = Math.max(this.nextId, row.id + 1);
+        }
         break;
       case 'D':
         this.rows.delete(record.id);

@@ -82,7 +82,8 @@ export class Collection<T extends Row> {
 
   /**
    * Adds every row with consecutive ids and resolves once all are durable in
-   * one commit (a bulk import must not pay one disk round trip per row).
+   * one commit (a bulk import must not pay one disk round trip per row). The
+   * rows are one journal record, so they survive a crash together or not at all.
    */
   async insertMany(values: readonly NewRow<T>[], now: Date = new Date()): Promise<T[]> {
     if (values.length === 0) return [];
@@ -93,10 +94,10 @@ export class Collection<T extends Row> {
       data.next_id += 1;
       data.items.push(row);
       this.byId.set(row.id, row);
-      this.journal.append({ t: 'U', r: row });
       return row;
     });
-    await this.journal.durable();
+    // One record for the whole batch: a crash mid-write replays all of it or none.
+    await this.write({ t: 'B', r: rows });
     return rows;
   }
 

@@ -239,4 +239,39 @@ describe('an import on disk', () => {
       await dir.remove();
     }
   }, 60_000);
+
+  it('after a crash left reservations of hosts that were never written, removes them before serving', async () => {
+    const dir = await tempDir();
+    try {
+      const first = await createTestCore({ dataDir: dir.dir });
+      await first.core.area('dhcp').settings.update({
+        subnets: [{ subnet: '10.88.0.0/16', ranges: [], lease_time_seconds: null, router: null, dns_servers: null, domain_name: null, ntp_servers: [], options: [] }],
+      });
+      const kept = await first.core.area('hosts').create({ mac: mac(0x30001), ip: '10.88.0.1' });
+      // What an import cut between its two commits leaves: reservations for host ids that are not stored.
+      const { reservations } = first.core.area('dhcp');
+      await reservations.setForHost({ id: kept.id + 50, mac: mac(0x30002), ip: '10.88.0.2', hostname: null });
+      await reservations.setForHost({ id: kept.id + 51, mac: mac(0x30003), ip: '10.88.0.3', hostname: null });
+      await reservations.create({ mac: mac(0x30004), ip: '10.88.0.4' });
+      expect(reservations.list()).toHaveLength(4);
+      await first.close();
+
+      const second = await createTestCore({ dataDir: dir.dir });
+      try {
+        await second.core.start();
+        const left = second.core.area('dhcp').reservations.list();
+        // The host's own reservation and the one made by hand (no host) stay; the orphans go.
+        expect(left.map((row) => [row.ip, row.host_id])).toEqual([
+          ['10.88.0.1', kept.id],
+          ['10.88.0.4', null],
+        ]);
+        const event = second.core.kernel.events.all().find((e) => e.kind === 'hosts.reservations.orphaned');
+        expect(event?.detail).toEqual({ host_ids: [kept.id + 50, kept.id + 51] });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await dir.remove();
+    }
+  }, 60_000);
 });

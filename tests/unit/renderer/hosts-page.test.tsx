@@ -181,7 +181,7 @@ describe('Hosts page bulk actions', () => {
     const events = fake.streams.find((stream) => stream.request.stream === 'events' && !stream.closed);
     expect(events).toBeDefined();
     const event = { id: 900, kind: 'hosts.import.progress', level: 'info', message: 'host import of 2000 rows: reservations written', mac: null, ip: null, host_id: null, detail: { phase: 'reservations_written', rows: 2000 }, created_at: new Date().toISOString() };
-    events!.handlers.onMessage({ id: '900', event: 'event', data: event });
+    events!.handlers.onMessage({ id: 900, event: 'event', data: event });
     expect(await within(dialog).findByText('Host import of 2000 rows: reservations written…')).toBeTruthy();
     finish!();
     expect(await within(dialog).findByText('Imported')).toBeTruthy();

@@ -136,6 +136,29 @@ describe('collections on journals: compaction', () => {
     await again.close();
   });
 
+  it('replays a bulk insert whole or not at all: a batch torn by a crash leaves none of its rows', async () => {
+    const store = await Store.open({ dataDir: dir });
+    const probes = store.collection<Probe>('probes');
+    await probes.insert({ name: 'single' });
+    const batch = await probes.insertMany(Array.from({ length: 100 }, (_, i) => ({ name: `bulk ${i}` })));
+    expect(batch.map((r) => r.id)).toEqual(Array.from({ length: 100 }, (_, i) => i + 2));
+    // The process dies here (no close, no compaction); the batch's line was torn half way by the crash:
+    // its second half is still the zero-filled stretch the journal writes into.
+    const [journal] = (await journalNames('config')).filter((name) => /^probes\.\d+\.jsonl$/.test(name));
+    const file = path.join(dir, 'collections', 'config', journal!);
+    const bytes = await readFile(file);
+    const end = bytes.indexOf(0) === -1 ? bytes.length : bytes.indexOf(0);
+    const lastLine = bytes.lastIndexOf(10, end - 2) + 1;
+    expect(bytes.subarray(lastLine, end).toString('utf8')).toContain('"t":"B"');
+    bytes.fill(0, lastLine + Math.floor((end - lastLine) / 2), end);
+    await writeFile(file, bytes);
+
+    const again = await Store.open({ dataDir: dir });
+    const reopened = again.collection<Probe>('probes');
+    expect(reopened.all().map((r) => r.name)).toEqual(['single']);
+    await again.close();
+  });
+
   it('does not rewrite config.json for a row write', async () => {
     const store = await Store.open({ dataDir: dir });
     await store.section('general', { server_name: 'x' }).set({ server_name: 'y' });
