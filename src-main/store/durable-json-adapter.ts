@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
+import { syncDirectory } from './journal-files.js';
 
 /** What happened when a file could not be read as it was. */
 export interface RecoveryReport {
@@ -106,16 +107,5 @@ export async function writeAtomic(file: string, text: string, tmpFile = `${file}
     await handle.close();
   }
   await fs.rename(tmpFile, file);
-  await fsyncDirectory(path.dirname(file));
-}
-
-async function fsyncDirectory(dir: string): Promise<void> {
-  // The rename is durable only once the directory entry is; Windows cannot open directories.
-  if (process.platform === 'win32') return;
-  const handle = await fs.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await syncDirectory(path.dirname(file));
 }

@@ -1,8 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { GROUND_SERVICES } from './ground-layer.js';
+import { sourceImports, topFolder, type SourceImport } from './source-imports.js';
 
 /**
  * The layering rules of issue 12, checked on the static imports of
@@ -19,7 +17,6 @@ import { GROUND_SERVICES } from './ground-layer.js';
  *   carry the app, and the composition root may.
  */
 
-const SRC = path.resolve(import.meta.dirname, '../../../src-main');
 
 
 /**
@@ -35,54 +32,7 @@ const API_IMPORTERS: readonly { rule: string; matches: (file: string) => boolean
   { rule: 'the desktop shell, which serves the web UI under the API\'s CSP', matches: (file) => file.startsWith('desktop/') },
 ];
 
-interface SourceImport {
-  /** The importing file, relative to src-main/ (posix). */
-  file: string;
-  /** The imported file, relative to src-main/ (posix), `.js` as written. */
-  target: string;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
-
-function moduleSpecifier(statement: ts.Statement): string | null {
-  if ((ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier) {
-    return ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : null;
-  }
-  if (ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference)) {
-    const expression = statement.moduleReference.expression;
-    return ts.isStringLiteral(expression) ? expression.text : null;
-  }
-  return null;
-}
-
-/** The static imports between files of src-main/ (package imports are not layering). */
-function projectImports(): SourceImport[] {
-  const imports: SourceImport[] = [];
-  for (const full of sourceFiles(SRC)) {
-    const source = ts.createSourceFile(full, readFileSync(full, 'utf8'), ts.ScriptTarget.Latest, false);
-    const file = path.relative(SRC, full).split(path.sep).join('/');
-    for (const statement of source.statements) {
-      const specifier = moduleSpecifier(statement);
-      if (specifier === null || !specifier.startsWith('.')) continue;
-      const target = path.relative(SRC, path.resolve(path.dirname(full), specifier)).split(path.sep).join('/');
-      imports.push({ file, target });
-    }
-  }
-  return imports;
-}
-
-/** The top folder under src-main/ (`core`, `auth`…), or the file name for the entries at its root. */
-function topFolder(file: string): string {
-  return file.split('/')[0] ?? file;
-}
-
-const IMPORTS = projectImports();
+const IMPORTS = sourceImports();
 const describeImport = (i: SourceImport): string => `${i.file} imports ${i.target}`;
 
 describe('layering (issue 12)', () => {
@@ -100,7 +50,7 @@ describe('layering (issue 12)', () => {
 
   it('the ground services import only core/ and each other', () => {
     const allowed = new Set(['core', ...GROUND_SERVICES]);
-    const isRoutesReachingApi = (i: (typeof IMPORTS)[number]) => i.file.endsWith('-routes.ts') && i.target.startsWith('api/');
+    const isRoutesReachingApi = (i: SourceImport) => i.file.endsWith('-routes.ts') && i.target.startsWith('api/');
     const violations = IMPORTS.filter((i) => GROUND_SERVICES.includes(topFolder(i.file)) && !allowed.has(topFolder(i.target)) && !isRoutesReachingApi(i));
     expect(violations.map(describeImport)).toEqual([]);
   });
