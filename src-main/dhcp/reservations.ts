@@ -2,7 +2,7 @@ import { AppError, conflict, invalid, isAppError, notFound, validationError, typ
 import { normalizeMac, unicastMacProblem } from '../core/mac.js';
 import { intToIpv4, isHostIn, parseIpv4 } from '../network/ip-math.js';
 import { notOneMachineProblem } from '../network/special-addresses.js';
-import type { Collection, NewRow, Row } from '../store/collection.js';
+import type { Collection, NewRow, Row, RowPatch } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { bootPathProblem } from './archmap.js';
 import { customOptionProblem } from './dhcp-options.js';
@@ -195,15 +195,16 @@ export class Reservations {
       const problems = this.checkForHosts(hosts);
       if (problems.length > 0) throw validationError(problems.map((p) => ({ field: `hosts.${p.index}.${p.field ?? 'ip'}`, message: p.message })));
       const inserts: NewRow<DhcpReservation>[] = [];
-      const updates: Promise<unknown>[] = [];
+      const updates: { id: number; patch: RowPatch<DhcpReservation> }[] = [];
       for (const host of hosts) {
         if (host.ip === null) continue;
         const target = this.targetForHost(host);
         const value = { mac: normalizeMac(host.mac)!, ip: normalizeIpv4(host.ip), hostname: host.hostname, host_id: host.id };
-        if (target) updates.push(this.rows.update(target.id, value));
+        if (target) updates.push({ id: target.id, patch: value });
         else inserts.push({ ...value, boot_file: null, options: [] });
       }
-      await Promise.all([...updates, this.rows.insertMany(inserts)]);
+      // One journal record for all of them (a crash keeps all or none).
+      await this.rows.writeMany(inserts, updates);
       this.changed();
     });
   }
@@ -261,7 +262,7 @@ export class Reservations {
       });
       const result = { problems, created: inserts.length, updated: updates.length };
       if (problems.length > 0 || options.dryRun) return result;
-      await Promise.all([...updates.map((u) => this.rows.update(u.id, u.value)), this.rows.insertMany(inserts)]);
+      await this.rows.writeMany(inserts, updates.map((u) => ({ id: u.id, patch: u.value })));
       this.changed();
       return result;
     });

@@ -231,8 +231,12 @@ export class HostService {
       if (link) await writeReservations(link, links, unlink);
       progress.step('reservations_written');
       try {
-        const created = await Promise.all([this.rows.insertMany(plan.creates.map((c) => c.value)), ...plan.updates.map((u) => this.rows.update(u.id, u.patch))]);
-        for (const host of created[0]) this.byMac.set(host.mac, host.id);
+        // New and updated hosts in one journal record: all of the import's hosts or none survive a crash.
+        const { inserted } = await this.rows.writeMany(
+          plan.creates.map((c) => c.value),
+          plan.updates.map((u) => ({ id: u.id, patch: u.patch })),
+        );
+        for (const host of inserted) this.byMac.set(host.mac, host.id);
       } catch (err) {
         if (link) await removeReservations(link, links.filter((l) => l.id >= firstId).map((l) => l.id)).catch(() => undefined);
         throw err;
@@ -283,9 +287,10 @@ export class HostService {
         return { id: host.id, patch };
       });
       if (errors.length > 0) throw validationError(errors);
-      const updated = await Promise.all(patches.map(({ id, patch }) => this.rows.update(id, patch)));
+      // One journal record: the batch is applied to every host or, after a crash, to none.
+      const { updated } = await this.rows.writeMany([], patches);
       this.notify();
-      return updated.map((host) => host!);
+      return updated;
     });
   }
 

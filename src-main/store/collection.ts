@@ -86,19 +86,35 @@ export class Collection<T extends Row> {
    * rows are one journal record, so they survive a crash together or not at all.
    */
   async insertMany(values: readonly NewRow<T>[], now: Date = new Date()): Promise<T[]> {
-    if (values.length === 0) return [];
+    return (await this.writeMany(values, [], now)).inserted;
+  }
+
+  /**
+   * Inserts `inserts` and applies `updates` (ids that do not exist are
+   * skipped) as ONE journal record: after a crash all of it replays or none.
+   * Resolves with the new and the updated rows once durable.
+   */
+  async writeMany(inserts: readonly NewRow<T>[], updates: readonly { id: number; patch: RowPatch<T> }[], now: Date = new Date()): Promise<{ inserted: T[]; updated: T[] }> {
     const data = this.data;
     const stamp = nowIso(now);
-    const rows = values.map((value) => {
+    const items = data.items as T[];
+    const updated = updates.flatMap(({ id, patch }) => {
+      const current = this.byId.get(id);
+      if (!current) return [];
+      const row = { ...current, ...patch, id, created_at: current.created_at, updated_at: stamp } as T;
+      items[items.indexOf(current)] = row;
+      this.byId.set(id, row);
+      return [row];
+    });
+    const inserted = inserts.map((value) => {
       const row = { ...value, id: data.next_id, created_at: stamp, updated_at: stamp } as T;
       data.next_id += 1;
-      data.items.push(row);
+      items.push(row);
       this.byId.set(row.id, row);
       return row;
     });
-    // One record for the whole batch: a crash mid-write replays all of it or none.
-    await this.write({ t: 'B', r: rows });
-    return rows;
+    if (inserted.length + updated.length > 0) await this.write({ t: 'B', r: [...updated, ...inserted] });
+    return { inserted, updated };
   }
 
   /**

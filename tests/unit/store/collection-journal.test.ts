@@ -136,12 +136,13 @@ describe('collections on journals: compaction', () => {
     await again.close();
   });
 
-  it('replays a bulk insert whole or not at all: a batch torn by a crash leaves none of its rows', async () => {
+  it('replays a batch whole or not at all: a batch torn by a crash leaves none of its inserts and updates', async () => {
     const store = await Store.open({ dataDir: dir });
     const probes = store.collection<Probe>('probes');
     await probes.insert({ name: 'single' });
-    const batch = await probes.insertMany(Array.from({ length: 100 }, (_, i) => ({ name: `bulk ${i}` })));
-    expect(batch.map((r) => r.id)).toEqual(Array.from({ length: 100 }, (_, i) => i + 2));
+    const batch = await probes.writeMany(Array.from({ length: 100 }, (_, i) => ({ name: `bulk ${i}` })), [{ id: 1, patch: { name: 'changed by the batch' } }]);
+    expect(batch.inserted.map((r) => r.id)).toEqual(Array.from({ length: 100 }, (_, i) => i + 2));
+    expect(batch.updated.map((r) => r.name)).toEqual(['changed by the batch']);
     // The process dies here (no close, no compaction); the batch's line was torn half way by the crash:
     // its second half is still the zero-filled stretch the journal writes into.
     const [journal] = (await journalNames('config')).filter((name) => /^probes\.\d+\.jsonl$/.test(name));
