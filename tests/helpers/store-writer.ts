@@ -23,7 +23,7 @@ interface ProbeRow {
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: store-writer <data-dir>');
-const store = await Store.open({ dataDir, compactAfter: 150 });
+const store = await Store.open({ dataDir, compactAfter: 20 });
 const targets = WRITER_COLLECTIONS.map((key) => {
   const [file, name] = key.split('/') as [StoreFileName, string];
   return { key, collection: store.collection<ProbeRow>(name, file) };

@@ -54,7 +54,7 @@ describe('store durability', () => {
         for (const kind of ['inserted', 'removed', 'removing'] as const) {
           for (const [key, ids] of acked[kind]) for (const id of ids) ever[kind].get(key)!.add(id);
         }
-        if ((await readdir(path.join(dir, 'collections', 'config'))).includes('probe.snapshot.jsonl')) compacted += 1;
+        if ((await readdir(path.join(dir, 'collections', 'config'))).includes('hosts.snapshot.jsonl')) compacted += 1;
 
         const store = await Store.open({ dataDir: dir });
         for (const key of WRITER_COLLECTIONS) {
@@ -75,7 +75,7 @@ describe('store durability', () => {
       }
       const total = WRITER_COLLECTIONS.reduce((sum, key) => sum + ever.inserted.get(key)!.size, 0);
       expect(total).toBeGreaterThan(ROUNDS * 20);
-      // The loop went through compactions (the writer compacts every 150 records per collection).
+      // The loop went through compactions (the writer compacts every 20 records per collection).
       expect(compacted).toBeGreaterThan(0);
     } finally {
       await remove();
