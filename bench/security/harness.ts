@@ -23,18 +23,28 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** Starts `node dist/main/serve.js` (what ships; `npm run build:main` first) on 127.0.0.1, port chosen by the kernel. */
-export async function startServer(): Promise<Server> {
-  if (!existsSync(SERVE)) throw new Error(`${SERVE} is missing: run "npm run build:main" first (npm run bench:security does)`);
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bw-bench-security-'));
-  const child = spawn(
-    process.execPath,
-    [...(process.env.BENCH_SEMI_SPACE === '0' ? [] : ['--max-semi-space-size=32']), SERVE, '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--admin-password', ADMIN_PASSWORD],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+/** The built headless server running on a data directory; `startupMs` is spawn to the "serving" line. */
+export interface ServeChild {
+  url: URL;
+  pid: number;
+  startupMs: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `node [nodeArgs] dist/main/serve.js` (what ships; `npm run build:main`
+ * first) on `dataDir` and 127.0.0.1, port chosen by the kernel, and resolves
+ * once it prints that it serves (the store is open and the API listens).
+ */
+export async function spawnServe(dataDir: string, nodeArgs: readonly string[] = [], timeoutMs = 30_000): Promise<ServeChild> {
+  if (!existsSync(SERVE)) throw new Error(`${SERVE} is missing: run "npm run build:main" first (the bench's npm script does)`);
+  const started = performance.now();
+  const child = spawn(process.execPath, [...nodeArgs, SERVE, '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--admin-password', ADMIN_PASSWORD], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const url = await new Promise<URL>((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not start: ${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`the server did not start: ${output}`)), timeoutMs);
     const seen = (line: string) => {
       output += `${line}\n`;
       const match = /serving the web UI and API at (\S+)/.exec(line);
@@ -50,12 +60,19 @@ export async function startServer(): Promise<Server> {
       reject(new Error(`the server exited (${code}): ${output}`));
     });
   });
+  return { url, pid: child.pid!, startupMs: performance.now() - started, stop: () => stopChild(child) };
+}
+
+/** The security benches' server: a fresh temp data directory, removed at stop. */
+export async function startServer(): Promise<Server> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bw-bench-security-'));
+  const served = await spawnServe(dataDir, process.env.BENCH_SEMI_SPACE === '0' ? [] : ['--max-semi-space-size=32']);
   return {
-    url,
-    pid: child.pid!,
+    url: served.url,
+    pid: served.pid,
     dataDir,
     stop: async () => {
-      await stopChild(child);
+      await served.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

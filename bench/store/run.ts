@@ -20,8 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Store } from '../../src-main/store/store.js';
-import { adminClient, ms, rssMiB, summarize, type Client } from '../security/harness.js';
-import { startServerIn } from './server.js';
+import { adminClient, ms, rssMiB, spawnServe, summarize, type Client } from '../security/harness.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -104,7 +103,8 @@ async function measure(size: number): Promise<Result> {
     const prefillStarted = performance.now();
     await prefill(dataDir, size);
     const prefillSeconds = (performance.now() - prefillStarted) / 1000;
-    const server = await startServerIn(dataDir);
+    // BENCH_NODE_ARGS: extra node flags for the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+    const server = await spawnServe(dataDir, (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0), 60_000);
     try {
       const admins = await Promise.all(Array.from({ length: CLIENTS }, () => adminClient(server.url)));
       // A short warm-up (JIT, first journal file), not measured.

@@ -98,11 +98,14 @@ export class Collection<T extends Row> {
     const data = this.data;
     const stamp = nowIso(now);
     const items = data.items as T[];
+    // One pass to find the rows' places: an upsert of thousands among tens of thousands must not search per row.
+    const position = updates.length > 0 ? new Map(items.map((row, index) => [row.id, index])) : new Map<number, number>();
     const updated = updates.flatMap(({ id, patch }) => {
       const current = this.byId.get(id);
-      if (!current) return [];
+      const at = position.get(id);
+      if (!current || at === undefined) return [];
       const row = { ...current, ...patch, id, created_at: current.created_at, updated_at: stamp } as T;
-      items[items.indexOf(current)] = row;
+      items[at] = row;
       this.byId.set(id, row);
       return [row];
     });

@@ -97,7 +97,7 @@ export function HostImportDialog({ opened, onClose }: { opened: boolean; onClose
             setCsv(event.currentTarget.value);
             reset();
           }}
-          className="mono"
+          classNames={{ input: 'mono' }}
         />
         {failure && (
           <Alert color="red" role="alert" title="Nothing was imported">
