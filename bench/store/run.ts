@@ -19,6 +19,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Host } from '../../src-main/hosts/hosts-contract.js';
+import { newHostRow } from '../../src-main/hosts/host-validation.js';
 import { Store } from '../../src-main/store/store.js';
 import { adminClient, ms, rssMiB, spawnServe, summarize, type Client } from '../security/harness.js';
 
@@ -54,24 +56,13 @@ function mac(prefix: number, n: number): string {
 /** Writes `count` hosts straight into the store's hosts collection, as the host service stores them. */
 async function prefill(dataDir: string, count: number): Promise<void> {
   const store = await Store.open({ dataDir });
-  const hosts = store.collection<{ id: number; created_at: string; updated_at: string }>('hosts');
+  const hosts = store.collection<Host>('hosts');
   let last: Promise<void> = Promise.resolve();
   for (let n = 0; n < count; n += 1) {
-    last = hosts.stage({
-      mac: mac(1, n),
-      hostname: `rack${Math.floor(n / 40)}-node${n % 40}`,
-      ip: null,
-      profile_id: null,
-      group: `rack${Math.floor(n / 40)}`,
-      tags: ['bench'],
-      description: 'pre-filled by bench/store',
-      arch: 'x86_64',
-      platform: null,
-      enabled: true,
-      discovered: false,
-      last_boot_at: null,
-      last_seen_ip: null,
-    } as never).committed;
+    const rack = `rack${Math.floor(n / 40)}`;
+    last = hosts.stage(
+      newHostRow({ mac: mac(1, n), hostname: `${rack}-node${n % 40}`, group: rack, tags: ['bench'], description: 'pre-filled by bench/store', arch: 'x86_64' }),
+    ).committed;
     if (n % 5000 === 4999) await last;
   }
   await last;
