@@ -22,6 +22,7 @@ import { NetworkService } from '../network/network-service.js';
 import type { NicReader } from '../network/nic.js';
 import { ServiceManager } from '../services/service-manager.js';
 import { applyLoggingSettings } from '../settings/apply-logging-settings.js';
+import { SecretBox } from '../core/secret-box.js';
 import { ServedRoots } from '../settings/served-roots.js';
 import { SettingsService } from '../settings/settings-service.js';
 import { Store } from '../store/store.js';
@@ -190,6 +191,7 @@ async function createKernel(options: AppCoreOptions, listening: () => ApiApp | n
     log,
     settings,
     servedRoots: new ServedRoots({ store, dataDir: config.dataDir, configRoots: config.allowedRoots }),
+    secrets: new SecretBox(config.dataDir),
     network,
     metrics,
     services,

@@ -8,6 +8,7 @@ import { dnsArea } from '../dns/index.js';
 import { eventsArea } from '../events/index.js';
 import { hostsArea } from '../hosts/index.js';
 import { logsArea } from '../logs/index.js';
+import { netbootArea, type NetbootAreaOptions } from '../netboot/index.js';
 import { networkArea } from '../network/index.js';
 import { powerArea, type PowerAreaOptions } from '../power/index.js';
 import { profilesArea } from '../profiles/index.js';
@@ -35,6 +36,8 @@ export interface AreaListOptions {
   hostsClock?: () => Date;
   /** Power area seams (tests): scheduler clock, WOL transport, BMC timing and connector. */
   power?: PowerAreaOptions;
+  /** Netboot area seams (tests): the catalog file and the clock. */
+  netboot?: NetbootAreaOptions;
 }
 
 /**
@@ -63,6 +66,7 @@ export function areaList(options: AreaListOptions = {}) {
     hostsArea(options.hostsClock ? { now: options.hostsClock } : {}),
     bootScriptsArea(),
     powerArea(options.power ?? {}),
+    netbootArea(options.netboot ?? {}),
   ] as const;
 }
 

@@ -13,6 +13,7 @@ import type { HttpEndpoint } from './http-kit/http-endpoint.js';
 import type { RequestGuard } from './http-kit/route-table.js';
 import type { SseSettings } from './http-kit/sse-settings.js';
 import type { LogSink, Logger } from './logger.js';
+import type { SecretBox } from './secret-box.js';
 import type { BuildInfo } from './version.js';
 
 /*
@@ -39,6 +40,8 @@ export interface Kernel {
   settings: SettingsService;
   /** The served-root policy every area that serves a folder to the LAN checks its root with (docs/boot-files.md). */
   servedRoots: ServedRoots;
+  /** Encryption at rest of the secrets areas keep (BMC passwords, answer-template secrets): one key file per data dir. */
+  secrets: SecretBox;
   network: NetworkService;
   metrics: Metrics;
   services: ServiceManager;

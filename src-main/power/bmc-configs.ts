@@ -8,7 +8,7 @@ import { checkBmcInput, type CheckedBmcFields } from './bmc-config-validation.js
 import { parseBmcCsv } from './bmc-csv.js';
 import type { HostDirectorySource } from './host-directory.js';
 import type { BmcImportResult as ImportReport, CsvProblem } from './power-contract.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../core/secret-box.js';
 
 /** AAD of sealed BMC passwords: a sealed value is good for this use only. */
 const PASSWORD_PURPOSE = 'bmc-config-password';

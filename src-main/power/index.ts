@@ -46,7 +46,7 @@ export function powerArea(seams: PowerAreaOptions = {}): AreaModule<'power', Pow
     create(kernel, { hosts: directory }) {
       const hosts = () => directory;
       const power = new PowerService(
-        { dataDir: kernel.config.dataDir, store: kernel.store, events: kernel.events, log: kernel.log, metrics: kernel.metrics, network: kernel.network, hosts },
+        { secrets: kernel.secrets, store: kernel.store, events: kernel.events, log: kernel.log, metrics: kernel.metrics, network: kernel.network, hosts },
         seams,
       );
       return {

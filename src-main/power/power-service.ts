@@ -8,7 +8,7 @@ import { BmcConfigs } from './bmc-configs.js';
 import { DEFAULT_BMC_TIMING, defaultConnector, type BmcConnector, type BmcTiming } from './bmc-connector.js';
 import { BmcService } from './bmc-service.js';
 import type { HostDirectorySource } from './host-directory.js';
-import { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../core/secret-box.js';
 import { systemClock, type SchedulerClock } from './wol/scheduler-clock.js';
 import { WolHistory } from './wol/wol-history.js';
 import { WolScheduler } from './wol/wol-scheduler.js';
@@ -25,7 +25,8 @@ export interface PowerOptions {
 }
 
 export interface PowerDeps {
-  dataDir: string;
+  /** Encrypts BMC passwords at rest (the kernel's one SecretBox). */
+  secrets: SecretBox;
   store: Store;
   events: EventLog;
   log: Logger;
@@ -66,7 +67,7 @@ export class PowerService {
       hosts: deps.hosts,
     });
     this.bmc = new BmcService({
-      configs: new BmcConfigs({ store: deps.store, secrets: new SecretBox(deps.dataDir), hosts: deps.hosts }),
+      configs: new BmcConfigs({ store: deps.store, secrets: deps.secrets, hosts: deps.hosts }),
       events: deps.events,
       log: deps.log,
       metrics: deps.metrics,

@@ -60,6 +60,11 @@ const NetbootFields = {
   }),
   menu_timeout_seconds: Type.Integer({ minimum: 0, maximum: 600, description: 'Boot menu timeout; 0 waits forever' }),
   record_unknown_hosts: Type.Boolean({ description: 'Record machines that boot without a host entry' }),
+  cache_max_mb: Type.Integer({ minimum: 64, maximum: 1_048_576, description: 'Size limit of the netboot download cache; least recently used files are evicted beyond it' }),
+  offline: Type.Boolean({ description: 'Never download: entries whose files are only remote fail at once, naming what to download or import' }),
+  download_timeout_seconds: Type.Integer({ minimum: 5, maximum: 600, description: 'A mirror download that receives nothing for this long fails' }),
+  http_proxy: nullable<string>('string', { maxLength: 2048, pattern: '^https?://[^\\s]+$', description: 'HTTP proxy for mirror downloads; null: direct' }),
+  task_expiry_minutes: Type.Integer({ minimum: 5, maximum: 43_200, description: 'Default lifetime of an install task before it expires' }),
 };
 
 const LoggingFields = {
@@ -114,12 +119,12 @@ export const SECTION_PATCH_SCHEMAS = {
 /**
  * Fields whose change needs the admin role even though the sections are
  * operator-editable: the Host allowlist (DNS-rebinding defence), the URL the
- * server downloads updates from, and how long the audit trail is kept.
+ * server downloads updates from, the proxy mirror downloads go through, and how long the audit trail is kept.
  */
 export const ADMIN_ONLY_FIELDS: { readonly [K in SettingsSectionName]: readonly (keyof SettingsValues[K])[] } = {
   general: ['allowed_hosts', 'update_feed_url'],
   interfaces: [],
-  netboot: [],
+  netboot: ['http_proxy'],
   logging: ['audit_retention_days'],
 };
 
@@ -127,7 +132,17 @@ export function settingsDefaults(options: { logLevel: LoggingSettings['level'] }
   return {
     general: { server_name: 'bootwright', update_feed_url: null, allowed_hosts: [] },
     interfaces: { served: 'auto', server_addresses: [] },
-    netboot: { default_action: 'menu', default_profile_id: null, menu_timeout_seconds: 10, record_unknown_hosts: true },
+    netboot: {
+      default_action: 'menu',
+      default_profile_id: null,
+      menu_timeout_seconds: 10,
+      record_unknown_hosts: true,
+      cache_max_mb: 20_480,
+      offline: false,
+      download_timeout_seconds: 30,
+      http_proxy: null,
+      task_expiry_minutes: 1_440,
+    },
     logging: { level: options.logLevel, event_retention_count: 20_000, event_retention_days: 30, audit_retention_days: 90 },
   };
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
+import { settingsDefaults } from '../../../src-main/settings/settings-contract.js';
 import { as, roleAuthenticator } from './role-authenticator.js';
 
 const opened: TestCore[] = [];
@@ -80,7 +81,7 @@ describe('settings API: validation', () => {
     const profile = await t.core.area('profiles').create({ name: 'Default', boot_type: 'local' }, { author: 'test' });
     const res = await call(t, 'PUT', '/settings/netboot', { default_action: 'profile', default_profile_id: profile.id });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ default_action: 'profile', default_profile_id: profile.id, menu_timeout_seconds: 10, record_unknown_hosts: true });
+    expect(res.body.data).toEqual({ ...settingsDefaults({ logLevel: 'info' }).netboot, default_action: 'profile', default_profile_id: profile.id });
   });
 });
 

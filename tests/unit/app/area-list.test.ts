@@ -29,6 +29,7 @@ describe('the area list', () => {
       'hosts',
       'boot-scripts',
       'power',
+      'netboot',
     ]);
   });
 });

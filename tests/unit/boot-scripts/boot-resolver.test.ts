@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyMenuChoice, decideBoot, type ProfileDirectory } from '../../../src-main/boot-scripts/boot-resolver.js';
 import type { Host } from '../../../src-main/hosts/host-types.js';
 import type { Profile } from '../../../src-main/profiles/profile-types.js';
-import type { NetbootSettings } from '../../../src-main/settings/settings-schemas.js';
+import { settingsDefaults, type NetbootSettings } from '../../../src-main/settings/settings-contract.js';
 
 function profile(id: number, name: string, extra: Partial<Profile> = {}): Profile {
   return {
@@ -31,7 +31,7 @@ const directory: ProfileDirectory = {
   all: () => rows,
   defaultForGroup: (group) => rows.find((row) => row.default_for_groups.some((g) => g.toLowerCase() === group.toLowerCase())),
 };
-const menu: NetbootSettings = { default_action: 'menu', default_profile_id: null, menu_timeout_seconds: 10, record_unknown_hosts: true };
+const menu: NetbootSettings = settingsDefaults({ logLevel: 'info' }).netboot;
 
 describe('decideBoot', () => {
   it('follows host assignment, then group default, then the netboot default', () => {

@@ -1,3 +1,4 @@
+import { settingsDefaults } from '@contracts/settings';
 import { ok, type Route } from './fake-transport.js';
 import { okList } from './render-app.js';
 
@@ -21,7 +22,7 @@ export const API_FIXTURES: Record<string, Route> = {
   'GET /api/v1/events': () => okList([EVENT]),
   'GET /api/v1/settings/interfaces': () => ok({ served: 'auto', server_addresses: [], detected_interfaces: [{ name: 'eth0', mac: '02:00:00:00:00:01', addresses: [{ address: '10.0.0.1', family: 'ipv4', prefix: 24, cidr: '10.0.0.1/24', subnet: '10.0.0.0/24' }], mtu: 1500, up: true, internal: false }], resolved_addresses: [{ interface: 'eth0', subnet: '10.0.0.0/24', address: '10.0.0.1', source: 'detected', served: true }] }),
   'GET /api/v1/settings/general': () => ok({ server_name: 'bootwright', update_feed_url: null, allowed_hosts: [] }),
-  'GET /api/v1/settings/netboot': () => ok({ default_action: 'menu', default_profile_id: null, menu_timeout_seconds: 10, record_unknown_hosts: true }),
+  'GET /api/v1/settings/netboot': () => ok(settingsDefaults({ logLevel: 'info' }).netboot),
   'GET /api/v1/settings/logging': () => ok({ level: 'info', event_retention_count: 20000, event_retention_days: 30, audit_retention_days: 90 }),
   'GET /api/v1/version': () => ok({ version: '0.1.0', commit: null, build_date: null, node: 'v20', electron: null, platform: 'linux', arch: 'x64' }),
   'GET /api/v1/bootloader/check': () => ok({ ok: true, checked_at: '2024-05-01T00:00:00Z', files: [], problems: [] }),

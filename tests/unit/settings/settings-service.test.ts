@@ -30,7 +30,17 @@ describe('SettingsService', () => {
     expect(settings.all()).toEqual({
       general: { server_name: 'bootwright', update_feed_url: null, allowed_hosts: [] },
       interfaces: { served: 'auto', server_addresses: [] },
-      netboot: { default_action: 'menu', default_profile_id: null, menu_timeout_seconds: 10, record_unknown_hosts: true },
+      netboot: {
+        default_action: 'menu',
+        default_profile_id: null,
+        menu_timeout_seconds: 10,
+        record_unknown_hosts: true,
+        cache_max_mb: 20480,
+        offline: false,
+        download_timeout_seconds: 30,
+        http_proxy: null,
+        task_expiry_minutes: 1440,
+      },
       logging: { level: 'warn', event_retention_count: 20000, event_retention_days: 30, audit_retention_days: 90 },
     });
   });

@@ -1,7 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SECRETS_KEY_FILE, SecretBox } from '../../../src-main/power/secret-box.js';
+import { SECRETS_KEY_FILE, SecretBox } from '../../../src-main/core/secret-box.js';
 import { tempDir } from '../../helpers/test-core.js';
 
 let dir: { dir: string; remove: () => Promise<void> };

@@ -1,0 +1,42 @@
+import type { BootFilesFacade } from '../boot-files/index.js';
+import type { BootScriptService } from '../boot-scripts/index.js';
+import type { AreaModule } from '../core/area.js';
+import type { HostService } from '../hosts/index.js';
+import type { ProfileService } from '../profiles/index.js';
+import type { TemplateRenderer } from '../templates/index.js';
+
+export * from './netboot-ports.js';
+
+/** Test seams and tuning of the netboot area. */
+export interface NetbootAreaOptions {
+  /** The shipped catalog file; default resources/netboot/catalog.yaml. */
+  catalogFile?: string;
+  /** The clock of task expiry and the cache's LRU (tests). */
+  now?: () => Date;
+}
+
+/** The netboot area's operations as other areas, routes and tests see them (filled in by its parts). */
+export type NetbootFacade = Record<string, never>;
+
+/**
+ * The netboot area module (docs/netboot.md): the OS catalog and overlays
+ * (catalog/), where entries' boot files come from and the download cache
+ * (files/), answer-file templates with versions (answers/), install tasks and
+ * the PXE runtime endpoints (tasks/). A machine with an active task boots its
+ * installer through the boot scripts' override hook.
+ */
+export function netbootArea(
+  _options: NetbootAreaOptions = {},
+): AreaModule<
+  'netboot',
+  NetbootFacade,
+  { templates: TemplateRenderer; profiles: ProfileService; hosts: HostService; 'boot-files': BootFilesFacade; 'boot-scripts': BootScriptService }
+> {
+  return {
+    name: 'netboot',
+    needs: ['templates', 'profiles', 'hosts', 'boot-files', 'boot-scripts'],
+    create() {
+      return { facade: {}, routes: [], services: [] };
+    },
+  };
+}
