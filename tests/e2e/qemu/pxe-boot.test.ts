@@ -11,27 +11,19 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetLab, skipNetnsTest, type Netns } from '../../helpers/netns.js';
 import { NetnsServer, subnet } from '../../helpers/netns-server.js';
+import { DEBIAN_INSTALLER as INSTALLER, bootMachine as startMachine, missingQemuFiles, powerOff } from '../../helpers/qemu-machine.js';
 
-const OVMF_CODE = '/usr/share/OVMF/OVMF_CODE.fd';
-const OVMF_VARS = '/usr/share/OVMF/OVMF_VARS.fd';
-const INSTALLER = '/usr/lib/debian-installer/images/12/amd64/text/debian-installer/amd64';
-const E1000_ROM = '/usr/lib/ipxe/qemu/efi-e1000.rom';
 const BOOT_TIMEOUT_MS = 150_000;
-
-function missingFiles(): string[] {
-  return [OVMF_CODE, OVMF_VARS, E1000_ROM, `${INSTALLER}/linux`, `${INSTALLER}/initrd.gz`].filter((file) => !existsSync(file));
-}
 
 const skip =
   skipNetnsTest('QEMU PXE e2e', ['qemu-system-x86_64', 'dnsmasq']) ||
   (() => {
-    const missing = missingFiles();
+    const missing = missingQemuFiles();
     if (missing.length === 0) return false;
     if (process.env.CI) throw new Error(`QEMU PXE e2e needs ${missing.join(', ')} (.ci/run installs ovmf, ipxe-qemu, debian-installer-12-netboot-amd64)`);
     console.warn(`QEMU PXE e2e skipped: missing ${missing.join(', ')}; in CI it runs`);
@@ -70,33 +62,11 @@ async function waitForEvent(kind: string, match: (event: EventRow) => boolean, t
   }
 }
 
-/** A tap on br0 and a QEMU machine booting from the network through it. */
+/** A QEMU machine booting from the network on br0; powered off in afterAll at the latest. */
 async function bootMachine(name: string, mac: string, firmware: 'bios' | 'uefi'): Promise<ChildProcess> {
-  const tap = `tap${name}`;
-  await lan.ip('tuntap', 'add', 'dev', tap, 'mode', 'tap');
-  await lan.ip('link', 'set', tap, 'master', 'br0');
-  await lan.ip('link', 'set', tap, 'up');
-  const args = ['-accel', 'tcg', '-m', '512', '-nographic', '-no-reboot', '-netdev', `tap,id=n0,ifname=${tap},script=no,downscript=no`];
-  if (firmware === 'bios') {
-    // The e1000 option ROM is iPXE: the BIOS client is iPXE from the first DHCP on.
-    args.push('-device', `e1000,netdev=n0,mac=${mac},romfile=${E1000_ROM}`, '-boot', 'n');
-  } else {
-    // No option ROM: OVMF's own UEFI PXE client (virtio-net driver, PxeBcDxe) boots,
-    // as a real UEFI machine's firmware would, and must be handed ipxe.efi over TFTP.
-    args.push('-device', `virtio-net-pci,netdev=n0,mac=${mac},romfile=`);
-    const vars = path.join(work, `${name}-vars.fd`);
-    await copyFile(OVMF_VARS, vars);
-    args.push('-drive', `if=pflash,format=raw,unit=0,readonly=on,file=${OVMF_CODE}`, '-drive', `if=pflash,format=raw,unit=1,file=${vars}`);
-  }
-  const child = lan.spawn('qemu-system-x86_64', args);
-  child.stdout?.resume();
-  child.stderr?.resume();
+  const child = await startMachine(lan, 'br0', { name, mac, firmware, workDir: work });
   machines.push(child);
   return child;
-}
-
-function powerOff(machine: ChildProcess): void {
-  if (machine.exitCode === null && machine.signalCode === null) machine.kill('SIGKILL');
 }
 
 async function createHost(mac: string, profileId: number, hostname: string): Promise<Host> {
