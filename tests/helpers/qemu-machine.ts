@@ -31,6 +31,8 @@ export interface MachineOptions {
   memoryMiB?: number;
   /** Where a UEFI machine keeps its writable variable store. */
   workDir: string;
+  /** Run QEMU on these CPUs only (taskset list; benches keep it off the server's core). */
+  cpus?: string;
   /** Serial console output (the installer's kernel log), if wanted. */
   onSerial?: (text: string) => void;
 }
@@ -51,7 +53,7 @@ export async function bootMachine(ns: Netns, bridge: string, options: MachineOpt
     await copyFile(OVMF_VARS, vars);
     args.push('-drive', `if=pflash,format=raw,unit=0,readonly=on,file=${OVMF_CODE}`, '-drive', `if=pflash,format=raw,unit=1,file=${vars}`);
   }
-  const child = ns.spawn('qemu-system-x86_64', args);
+  const child = options.cpus === undefined ? ns.spawn('qemu-system-x86_64', args) : ns.spawn('taskset', ['-c', options.cpus, 'qemu-system-x86_64', ...args]);
   const onSerial = options.onSerial;
   if (onSerial) child.stdout?.on('data', (chunk: Buffer) => onSerial(chunk.toString('utf8')));
   else child.stdout?.resume();
