@@ -268,6 +268,8 @@ export function pathProblem(file: string, values: PlainValues): string | null {
   if (expanded.startsWith('/') || expanded.split('/').some((segment) => segment === '..' || segment === '.' || segment === '')) {
     return `"${expanded}" must be relative to the mirror, without empty, "." or ".." segments`;
   }
+  // The URL is mirror + '/' + path, and the served name a TFTP/HTTP path: nothing that ends or splits either.
+  if (/[\s?#%"<>]/.test(expanded)) return `"${expanded}" must not contain spaces, ?, #, %, quotes or angle brackets`;
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { CatalogFileError, defaultCatalogFile, fieldName, loadCatalogFile, parseCatalogText } from '../../../../src-main/netboot/catalog/catalog-file.js';
-import type { CatalogEntry, CatalogFile } from '../../../../src-main/netboot/netboot-contract.js';
+import type { CatalogArch, CatalogEntry, CatalogFile, CatalogVersion } from '../../../../src-main/netboot/netboot-contract.js';
 
 /** A small valid catalog each case breaks in one place. */
 function base(): CatalogFile {
@@ -40,6 +40,18 @@ function entry(catalog: CatalogFile): CatalogEntry {
   return first;
 }
 
+function firstVersion(catalog: CatalogFile): CatalogVersion {
+  const [first] = entry(catalog).versions;
+  if (!first) throw new Error('no version');
+  return first;
+}
+
+function firstArch(catalog: CatalogFile): CatalogArch {
+  const [first] = firstVersion(catalog).architectures;
+  if (!first) throw new Error('no architecture');
+  return first;
+}
+
 /** The CatalogFileError message for `catalog` after `change`. */
 function problemOf(change: (catalog: CatalogFile) => void): string {
   const catalog = base();
@@ -67,7 +79,7 @@ describe('the loader', () => {
   });
 
   it('names the file, the entry and the field of a schema error', () => {
-    expect(problemOf((c) => (entry(c).versions[0]!.architectures[0]!.kernel = '/abs/linux'))).toMatch(
+    expect(problemOf((c) => (firstArch(c).kernel = '/abs/linux'))).toMatch(
       /^netboot catalog test\.yaml is invalid: entries\[debian\]\.versions\[12\]\.architectures\[x86_64\]\.kernel: must match pattern/,
     );
     expect(problemOf((c) => (entry(c).family = 'beos' as CatalogEntry['family']))).toContain('entries[debian].family');
@@ -80,22 +92,23 @@ describe('the loader', () => {
   });
 
   it('refuses duplicate versions, two defaults and duplicate architectures', () => {
-    expect(problemOf((c) => entry(c).versions.push(structuredClone(entry(c).versions[0]!)))).toContain('entries[debian].versions[12].version: version "12" is listed twice');
-    expect(problemOf((c) => entry(c).versions.push({ ...structuredClone(entry(c).versions[0]!), version: '13' }))).toContain('entries[debian].versions: 2 versions are marked default');
-    expect(problemOf((c) => entry(c).versions[0]!.architectures.push(structuredClone(entry(c).versions[0]!.architectures[0]!)))).toContain(
+    expect(problemOf((c) => entry(c).versions.push(structuredClone(firstVersion(c))))).toContain('entries[debian].versions[12].version: version "12" is listed twice');
+    expect(problemOf((c) => entry(c).versions.push({ ...structuredClone(firstVersion(c)), version: '13' }))).toContain('entries[debian].versions: 2 versions are marked default');
+    expect(problemOf((c) => firstVersion(c).architectures.push(structuredClone(firstArch(c))))).toContain(
       'entries[debian].versions[12].architectures[x86_64].arch: x86_64 is listed twice',
     );
   });
 
   it('refuses bad paths and placeholders', () => {
-    expect(problemOf((c) => (entry(c).versions[0]!.architectures[0]!.initrds = ['{{ mirror }}/initrd.gz']))).toContain(
+    expect(problemOf((c) => (firstArch(c).initrds = ['{{ mirror }}/initrd.gz']))).toContain(
       'entries[debian].versions[12].architectures[x86_64].initrds[0]: uses a placeholder other than',
     );
-    expect(problemOf((c) => delete entry(c).versions[0]!.codename)).toContain('versions[12].architectures[x86_64].kernel: uses {{ codename }} but the version has no codename');
+    expect(problemOf((c) => delete firstVersion(c).codename)).toContain('versions[12].architectures[x86_64].kernel: uses {{ codename }} but the version has no codename');
     // A placeholder whose value makes the path escape.
     expect(problemOf((c) => (entry(c).arch_aliases = { x86_64: '..' }))).toContain('arch_aliases');
-    expect(problemOf((c) => (entry(c).versions[0]!.architectures[0]!.initrds = ['other/linux']))).toContain('its file name "linux" is also kernel\'s');
-    expect(problemOf((c) => (entry(c).versions[0]!.architectures[0]!.sha256 = { 'nope/linux': 'a'.repeat(64) }))).toContain('sha256["nope/linux"]: names no file');
+    expect(problemOf((c) => (firstArch(c).initrds = ['other/linux']))).toContain('its file name "linux" is also kernel\'s');
+    expect(problemOf((c) => (firstArch(c).initrds = ['initrd.gz?x=1']))).toContain('initrds[0]: "initrd.gz?x=1" must not contain spaces, ?, #');
+    expect(problemOf((c) => (firstArch(c).sha256 = { 'nope/linux': 'a'.repeat(64) }))).toContain('sha256["nope/linux"]: names no file');
   });
 
   it('refuses command lines and answer arguments with names outside the allowed set', () => {
