@@ -53,6 +53,8 @@ export const KNOWN_EVENT_KINDS = {
   'bmc.power': 'A BMC power action ran (warn on failure); host_id; detail: config_id, name, protocol, user, action, result, error, reason',
   'bmc.boot_device': 'A BMC boot device was set (warn on failure); host_id; detail: config_id, name, protocol, user, device, persistent, efi, result, error, reason',
   'bmc.batch.progress': 'A BMC batch finished one more item; detail: batch_id, action, done, total, succeeded, failed, user',
+  'netboot.catalog.invalid': 'The shipped netboot catalog failed its checks; start-up stops (error); detail: file, problems',
+  'netboot.overlay.changed': 'A netboot catalog overlay was created, replaced or deleted; detail: distro, action, fields, user',
 } as const satisfies Record<string, string>;
 
 export type KnownEventKind = keyof typeof KNOWN_EVENT_KINDS;

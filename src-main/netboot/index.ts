@@ -4,8 +4,10 @@ import type { AreaModule } from '../core/area.js';
 import type { HostService } from '../hosts/index.js';
 import type { ProfileService } from '../profiles/index.js';
 import type { TemplateRenderer } from '../templates/index.js';
+import { createCatalogPart, type NetbootCatalog } from './catalog/index.js';
 
 export * from './netboot-ports.js';
+export * from './catalog/index.js';
 
 /** Test seams and tuning of the netboot area. */
 export interface NetbootAreaOptions {
@@ -16,7 +18,10 @@ export interface NetbootAreaOptions {
 }
 
 /** The netboot area's operations as other areas, routes and tests see them (filled in by its parts). */
-export type NetbootFacade = Record<string, never>;
+export interface NetbootFacade {
+  /** The OS catalog with overlays (catalog/): the CatalogReader of the other parts. */
+  catalog: NetbootCatalog;
+}
 
 /**
  * The netboot area module (docs/netboot.md): the OS catalog and overlays
@@ -26,7 +31,7 @@ export type NetbootFacade = Record<string, never>;
  * installer through the boot scripts' override hook.
  */
 export function netbootArea(
-  _options: NetbootAreaOptions = {},
+  options: NetbootAreaOptions = {},
 ): AreaModule<
   'netboot',
   NetbootFacade,
@@ -35,8 +40,17 @@ export function netbootArea(
   return {
     name: 'netboot',
     needs: ['templates', 'profiles', 'hosts', 'boot-files', 'boot-scripts'],
-    create() {
-      return { facade: {}, routes: [], services: [] };
+    async create(kernel) {
+      // catalog/: the shipped catalog (checked here, refused in prepare()) and the overlays.
+      const catalogPart = await createCatalogPart({ ...(options.catalogFile ? { file: options.catalogFile } : {}), store: kernel.store, events: kernel.events, log: kernel.log });
+      return {
+        facade: { catalog: catalogPart.catalog },
+        routes: [catalogPart.routes],
+        services: [],
+        async prepare() {
+          catalogPart.prepare();
+        },
+      };
     },
   };
 }

@@ -181,6 +181,8 @@ export const OverlaySchema = Type.Object(
     ...OverlayFieldsSchema.properties,
     updated_at: Timestamp,
     updated_by: Type.String(),
+    /** What the overlay refers to that the shipped catalog no longer has, or why it no longer applies (the shipped entry is used). */
+    warnings: Type.Array(Type.String()),
   },
   { $id: 'NetbootOverlay' },
 );
