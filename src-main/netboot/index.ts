@@ -4,6 +4,8 @@ import type { AreaModule } from '../core/area.js';
 import type { HostService } from '../hosts/index.js';
 import type { ProfileService } from '../profiles/index.js';
 import type { TemplateRenderer } from '../templates/index.js';
+import { serverEndpointFor } from '../boot-scripts/server-endpoint.js';
+import { AnswerTemplateService, answerRoutes, PresetCatalog } from './answers/index.js';
 
 export * from './netboot-ports.js';
 
@@ -13,10 +15,15 @@ export interface NetbootAreaOptions {
   catalogFile?: string;
   /** The clock of task expiry and the cache's LRU (tests). */
   now?: () => Date;
+  /** The shipped answer presets (index.yaml and template files); default resources/netboot/presets. */
+  presetDir?: string;
 }
 
 /** The netboot area's operations as other areas, routes and tests see them (filled in by its parts). */
-export type NetbootFacade = Record<string, never>;
+export interface NetbootFacade {
+  /** Answer templates (answers/): CRUD, versions, presets, validation, preview; the AnswerRenderer of install tasks. */
+  answers: AnswerTemplateService;
+}
 
 /**
  * The netboot area module (docs/netboot.md): the OS catalog and overlays
@@ -26,7 +33,7 @@ export type NetbootFacade = Record<string, never>;
  * installer through the boot scripts' override hook.
  */
 export function netbootArea(
-  _options: NetbootAreaOptions = {},
+  options: NetbootAreaOptions = {},
 ): AreaModule<
   'netboot',
   NetbootFacade,
@@ -35,8 +42,21 @@ export function netbootArea(
   return {
     name: 'netboot',
     needs: ['templates', 'profiles', 'hosts', 'boot-files', 'boot-scripts'],
-    create() {
-      return { facade: {}, routes: [], services: [] };
+    create(kernel, { templates, hosts }) {
+      // answers/: presets are read (and checked) once here; a broken preset index fails the start.
+      const answers = new AnswerTemplateService({
+        store: kernel.store,
+        log: kernel.log,
+        secrets: kernel.secrets,
+        templates,
+        presets: PresetCatalog.load(options.presetDir),
+        hosts,
+        server: (clientIp) => {
+          const endpoint = serverEndpointFor(clientIp ?? '127.0.0.1', kernel.network, kernel.http);
+          return { ip: endpoint.ip, http_url: endpoint.base_url, boot_url: endpoint.boot_url, name: kernel.settings.general().server_name };
+        },
+      });
+      return { facade: { answers }, routes: [answerRoutes(answers)], services: [] };
     },
   };
 }
