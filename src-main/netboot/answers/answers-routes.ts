@@ -55,8 +55,9 @@ const tags = ['netboot'];
 /**
  * The answer-template endpoints (docs/netboot.md, "Answer templates"). The
  * static paths (presets, validate) sit beside /{id}: the router prefers a
- * static segment, and ids are integers. Viewers read and validate; operators
- * write and preview (a preview for a task shows its callback URL).
+ * static segment, and ids are integers. Viewers read; every POST is an
+ * operator's (the API's rule for mutating methods, kept by the auth matrix
+ * test, even for validate and preview, which change nothing).
  */
 export function answerRoutes(answers: AnswerRouteOperations): FastifyPluginAsync {
   return async (app) => {
@@ -95,7 +96,7 @@ export function answerRoutes(answers: AnswerRouteOperations): FastifyPluginAsync
     app.post<{ Body: Static<typeof ValidateBodySchema> }>(
       '/netboot/answer-templates/validate',
       {
-        config: { access: 'viewer' },
+        config: { access: 'operator' },
         schema: {
           tags,
           summary: 'Validate an unsaved template: Liquid syntax, then the output rendered with sample data checked for its kind (issues with lines)',
@@ -206,7 +207,7 @@ export function answerRoutes(answers: AnswerRouteOperations): FastifyPluginAsync
     app.post<{ Params: Static<typeof IdParams> }>(
       '/netboot/answer-templates/:id/validate',
       {
-        config: { access: 'viewer' },
+        config: { access: 'operator' },
         schema: { tags, summary: 'Validate a stored template (syntax and its rendered output with sample data)', params: IdParams, response: { 200: Ok(ValidationResultSchema) } },
       },
       async (request) => ({ success: true as const, data: await answers.validateStored(request.params.id) }),
