@@ -56,6 +56,8 @@ export interface AnswerTemplateFilter {
 }
 
 const MAX_NAMED_USERS = 20;
+/** Secrets one template keeps (a write sends at most 16 too: the contract's maxProperties). */
+const MAX_SECRETS = 16;
 
 /**
  * Answer-file templates (docs/netboot.md, "Answer templates"): CRUD with a
@@ -145,6 +147,7 @@ export class AnswerTemplateService implements AnswerRenderer {
       const content = input.content ?? current.content;
       if (content !== current.content) await this.assertParses(content);
       const secrets = input.secrets ? await applySecretChanges(this.deps.secrets, id, current.secrets, input.secrets) : current.secrets;
+      if (secretNames(secrets).length > MAX_SECRETS) throw invalid('body.secrets', `a template keeps at most ${MAX_SECRETS} secrets; remove some with null values`);
       const changed = content !== current.content;
       const updated = await this.rows.update(id, {
         ...(input.name !== undefined ? { name: input.name } : {}),

@@ -133,6 +133,17 @@ describe('answer templates API', () => {
     }
   });
 
+  it('keeps at most 16 secrets per template', async () => {
+    const sixteen = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`s${i}`, `value-${i}`]));
+    const made = await create({ preset: 'kickstart', name: 'Many secrets', secrets: sixteen });
+    expect((made.secret_names as string[]).length).toBe(16);
+    const more = await call('PUT', `/netboot/answer-templates/${String(made.id)}`, { secrets: { extra: 'x' } });
+    expect(more.status).toBe(400);
+    expect(more.body.error).toContain('at most 16 secrets');
+    const swap = await call('PUT', `/netboot/answer-templates/${String(made.id)}`, { secrets: { extra: 'x', s0: null } });
+    expect(swap.status, swap.body.error).toBe(200);
+  });
+
   it('refuses to delete a template an active install task uses (usage check) and deletes it once free', async () => {
     const made = await create({ preset: 'alpine-answers', name: 'Alpine busy' });
     let busy = true;
