@@ -4,6 +4,8 @@ import type { AreaModule } from '../core/area.js';
 import type { HostService } from '../hosts/index.js';
 import type { ProfileService } from '../profiles/index.js';
 import type { TemplateRenderer } from '../templates/index.js';
+import { serverEndpointFor } from '../boot-scripts/server-endpoint.js';
+import { AnswerTemplateService, answerRoutes, PresetCatalog } from './answers/index.js';
 import { createCatalogPart, type NetbootCatalog } from './catalog/index.js';
 
 export * from './netboot-ports.js';
@@ -15,12 +17,16 @@ export interface NetbootAreaOptions {
   catalogFile?: string;
   /** The clock of task expiry and the cache's LRU (tests). */
   now?: () => Date;
+  /** The shipped answer presets (index.yaml and template files); default resources/netboot/presets. */
+  presetDir?: string;
 }
 
 /** The netboot area's operations as other areas, routes and tests see them (filled in by its parts). */
 export interface NetbootFacade {
   /** The OS catalog with overlays (catalog/): the CatalogReader of the other parts. */
   catalog: NetbootCatalog;
+  /** Answer templates (answers/): CRUD, versions, presets, validation, preview; the AnswerRenderer of install tasks. */
+  answers: AnswerTemplateService;
 }
 
 /**
@@ -40,12 +46,25 @@ export function netbootArea(
   return {
     name: 'netboot',
     needs: ['templates', 'profiles', 'hosts', 'boot-files', 'boot-scripts'],
-    async create(kernel) {
+    async create(kernel, { templates, hosts }) {
       // catalog/: the shipped catalog (checked here, refused in prepare()) and the overlays.
       const catalogPart = await createCatalogPart({ ...(options.catalogFile ? { file: options.catalogFile } : {}), store: kernel.store, events: kernel.events, log: kernel.log });
+      // answers/: presets are read (and checked) once here; a broken preset index fails the start.
+      const answers = new AnswerTemplateService({
+        store: kernel.store,
+        log: kernel.log,
+        secrets: kernel.secrets,
+        templates,
+        presets: PresetCatalog.load(options.presetDir),
+        hosts,
+        server: (clientIp) => {
+          const endpoint = serverEndpointFor(clientIp ?? '127.0.0.1', kernel.network, kernel.http);
+          return { ip: endpoint.ip, http_url: endpoint.base_url, boot_url: endpoint.boot_url, name: kernel.settings.general().server_name };
+        },
+      });
       return {
-        facade: { catalog: catalogPart.catalog },
-        routes: [catalogPart.routes],
+        facade: { catalog: catalogPart.catalog, answers },
+        routes: [catalogPart.routes, answerRoutes(answers)],
         services: [],
         async prepare() {
           catalogPart.prepare();

@@ -1,6 +1,6 @@
-import { createTwoFilesPatch } from 'diff';
 import { AppError, notFound, type FieldError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import { TextVersions } from '../core/text-versions.js';
 import { paginate, type ListPage, type ListQueryInput } from '../core/http-kit/list-query.js';
 import { assertRenderableScript } from './script-check.js';
 import { sampleTemplateData } from './template-context.js';
@@ -57,7 +57,8 @@ const MAX_NAMED_USERS = 20;
  */
 export class ProfileService {
   private readonly rows: Collection<Profile>;
-  private readonly versions: Collection<ScriptVersion>;
+  /** The script history (the versioning shared with answer templates; rows keep their stored shape, `profile_id`). */
+  private readonly versions: TextVersions<ScriptVersion>;
   private readonly log: Logger;
   /**
    * The write queue of profiles and of the areas that refer to them: the hosts
@@ -72,7 +73,10 @@ export class ProfileService {
 
   constructor(deps: ProfileServiceDeps) {
     this.rows = deps.store.collection<Profile>('profiles');
-    this.versions = deps.store.collection<ScriptVersion>('profile_script_versions');
+    this.versions = new TextVersions(deps.store.collection<ScriptVersion>('profile_script_versions'), {
+      ownerOf: (version) => version.profile_id,
+      textOf: (version) => version.script,
+    });
     this.log = deps.log.scope('profiles');
     this.templates = deps.templates;
     this.netbootDefaultProfileId = deps.netbootDefaultProfileId;
@@ -146,7 +150,7 @@ export class ProfileService {
       const users = this.usersOf(id);
       if (users.hosts.length > 0 || users.menus.length > 0 || users.netbootDefault) throw inUse(profile, users);
       await this.rows.remove(id);
-      await this.versions.removeWhere((version) => version.profile_id === id);
+      await this.versions.removeOwner(id);
       this.log.info(`profile ${id} "${profile.name}" deleted`);
       return profile;
     });
@@ -172,17 +176,17 @@ export class ProfileService {
 
   listVersions(profileId: number, query: ListQueryInput = {}): ListPage<ScriptVersion> {
     this.require(profileId);
-    return paginate(
-      this.versions.filter((version) => version.profile_id === profileId),
-      query,
-      { sortable: VERSION_SORT_FIELDS, defaultSort: '-version', searchText: (version) => [version.author, version.comment, version.script] },
-    );
+    return this.versions.list(profileId, query, {
+      sortable: VERSION_SORT_FIELDS,
+      defaultSort: '-version',
+      searchText: (version) => [version.author, version.comment, version.script],
+    });
   }
 
   getVersion(profileId: number, versionId: number): ScriptVersion {
     this.require(profileId);
-    const version = this.versions.get(versionId);
-    if (!version || version.profile_id !== profileId) throw notFound(`script version of profile ${profileId}:`, versionId);
+    const version = this.versions.byId(profileId, versionId);
+    if (!version) throw notFound(`script version of profile ${profileId}:`, versionId);
     return version;
   }
 
@@ -191,14 +195,7 @@ export class ProfileService {
     const profile = this.require(profileId);
     const from = this.getVersion(profileId, fromId);
     const to = toId === undefined ? this.latestVersion(profile) : this.getVersion(profileId, toId);
-    const label = `profile-${profileId}.ipxe`;
-    const diff = createTwoFilesPatch(label, label, from.script, to.script, `version ${from.version}`, `version ${to.version}`);
-    let additions = 0;
-    let deletions = 0;
-    for (const line of diff.split('\n')) {
-      if (line.startsWith('+') && !line.startsWith('+++')) additions += 1;
-      else if (line.startsWith('-') && !line.startsWith('---')) deletions += 1;
-    }
+    const { diff, additions, deletions } = this.versions.diff(`profile-${profileId}.ipxe`, from, to);
     return { profile_id: profileId, from_version: from.version, to_version: to.version, diff, additions, deletions };
   }
 
@@ -227,7 +224,7 @@ export class ProfileService {
   }
 
   private async addVersion(profile: Profile, note: ChangeNote, fallbackComment: string): Promise<ScriptVersion> {
-    return this.versions.insert({
+    return this.versions.add({
       profile_id: profile.id,
       version: profile.script_version,
       script: profile.script,
@@ -238,7 +235,7 @@ export class ProfileService {
   }
 
   private latestVersion(profile: Profile): ScriptVersion {
-    const latest = this.versions.find((version) => version.profile_id === profile.id && version.version === profile.script_version);
+    const latest = this.versions.byNumber(profile.id, profile.script_version);
     if (!latest) throw new AppError('INTERNAL', `profile ${profile.id} has no record of its current script version ${profile.script_version}`);
     return latest;
   }
