@@ -4,6 +4,8 @@ import type { AreaModule } from '../core/area.js';
 import type { HostService } from '../hosts/index.js';
 import type { ProfileService } from '../profiles/index.js';
 import type { TemplateRenderer } from '../templates/index.js';
+import { createNetbootFilesPart, NO_CATALOG, type CatalogListing, type NetbootFilesFacade } from './files/index.js';
+import type { CatalogReader } from './netboot-ports.js';
 
 export * from './netboot-ports.js';
 
@@ -13,10 +15,17 @@ export interface NetbootAreaOptions {
   catalogFile?: string;
   /** The clock of task expiry and the cache's LRU (tests). */
   now?: () => Date;
+  /** files: a catalog replacing the shipped one (tests of the files part through a real core). */
+  catalogReader?: CatalogReader & CatalogListing;
+  /** files: observes the headers of every mirror request (tests assert Range on a resumed download). */
+  onMirrorRequest?: (url: string, headers: Record<string, string>) => void;
 }
 
 /** The netboot area's operations as other areas, routes and tests see them (filled in by its parts). */
-export type NetbootFacade = Record<string, never>;
+export interface NetbootFacade {
+  /** Where entries' boot files come from, the download cache, prefetch jobs (files/). */
+  files: NetbootFilesFacade;
+}
 
 /**
  * The netboot area module (docs/netboot.md): the OS catalog and overlays
@@ -26,7 +35,7 @@ export type NetbootFacade = Record<string, never>;
  * installer through the boot scripts' override hook.
  */
 export function netbootArea(
-  _options: NetbootAreaOptions = {},
+  options: NetbootAreaOptions = {},
 ): AreaModule<
   'netboot',
   NetbootFacade,
@@ -35,8 +44,26 @@ export function netbootArea(
   return {
     name: 'netboot',
     needs: ['templates', 'profiles', 'hosts', 'boot-files', 'boot-scripts'],
-    create() {
-      return { facade: {}, routes: [], services: [] };
+    async create(kernel, deps) {
+      // ---- files (helper B)
+      // WIRING (lead, at merge): `options.catalogReader ?? <the NetbootCatalog built above>` instead of NO_CATALOG.
+      const catalog = options.catalogReader ?? NO_CATALOG;
+      const files = await createNetbootFilesPart({
+        kernel,
+        bootFiles: deps['boot-files'].files,
+        catalog,
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.onMirrorRequest ? { onMirrorRequest: options.onMirrorRequest } : {}),
+      });
+      // ---- end files
+      return {
+        facade: { files: files.facade },
+        routes: [...files.routes],
+        services: [],
+        async close() {
+          await files.close();
+        },
+      };
     },
   };
 }
