@@ -7,6 +7,11 @@ import type { NetbootFiles } from './netboot-files.js';
 /** Finds a catalog entry by its served path's parts; null when the catalog has no such entry. */
 export type EntryLookup = (distro: string, version: string, arch: NetbootArch) => ResolvedEntry | null;
 
+/** A virtual-file provider whose answers are always files on disk. */
+export interface NetbootFileProvider extends VirtualFileProvider {
+  resolve(requested: string, client: BootClient): Promise<VirtualDiskFile | null>;
+}
+
 /**
  * The boot-files provider of entries' files at
  * `netboot/<distro>/<version>/<arch>/<name>` (TFTP and HTTP /boot/). A real
@@ -15,7 +20,7 @@ export type EntryLookup = (distro: string, version: string, arch: NetbootArch) =
  * from the mirror on demand while the machine waits (not when offline: then
  * the request is a plain "not found").
  */
-export function netbootFileProvider(files: Pick<NetbootFiles, 'localFile' | 'serve'>, lookup: EntryLookup): VirtualFileProvider {
+export function netbootFileProvider(files: Pick<NetbootFiles, 'localFile' | 'serve'>, lookup: EntryLookup): NetbootFileProvider {
   return {
     async resolve(requested: string, _client: BootClient): Promise<VirtualDiskFile | null> {
       const parts = requested.split('/');
