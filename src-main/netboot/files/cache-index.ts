@@ -58,13 +58,9 @@ export class CacheIndex {
     return this.rows.size;
   }
 
-  /** Records a verified file (replacing an older row for the URL). */
+  /** Records a verified file, replacing an older row for the URL (so `created_at` says when this copy arrived). */
   async put(entry: { url: string; size: number; sha256: string }, now: Date): Promise<CacheRow> {
-    const existing = this.get(entry.url);
-    if (existing) {
-      const updated = await this.rows.update(existing.id, { size: entry.size, sha256: entry.sha256, last_used: nowIso(now), hits: 0 }, now);
-      if (updated) return updated;
-    }
+    await this.remove(entry.url);
     const row = await this.rows.insert({ url: entry.url, key: cacheKey(entry.url), size: entry.size, sha256: entry.sha256, last_used: nowIso(now), hits: 0 }, now);
     this.byUrl.set(row.url, row.id);
     return row;

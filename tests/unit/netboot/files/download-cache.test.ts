@@ -309,6 +309,47 @@ describe('DownloadCache eviction and stats', () => {
     }
   });
 
+  it('downloads again a copy older than maxAgeMs while online, then trusts the new copy', async () => {
+    mirror.files.set('SHA256SUMS', Buffer.from('old'));
+    const url = mirror.url('SHA256SUMS');
+    await cache.get(url, { maxAgeMs: 60_000 });
+    clock += 30_000;
+    await cache.get(url, { maxAgeMs: 60_000 });
+    expect(mirror.requestsFor('SHA256SUMS')).toHaveLength(1);
+    mirror.files.set('SHA256SUMS', Buffer.from('new'));
+    clock += 60_000;
+    const fresh = await cache.get(url, { maxAgeMs: 60_000 });
+    expect(await readFile(fresh.path, 'utf8')).toBe('new');
+    clock += 1000;
+    await cache.get(url, { maxAgeMs: 60_000 });
+    expect(mirror.requestsFor('SHA256SUMS')).toHaveLength(2);
+    // Offline, an old copy is better than none.
+    settings = { ...settings, offline: true };
+    clock += 3_600_000;
+    expect(await readFile((await cache.get(url, { maxAgeMs: 60_000 })).path, 'utf8')).toBe('new');
+  });
+
+  it('reports a proxy that refuses the CONNECT tunnel of an https download', async () => {
+    const seen: string[] = [];
+    const proxy = http.createServer();
+    proxy.on('connect', (req, socket) => {
+      seen.push(`${req.method} ${req.url}`);
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = proxy.address();
+      const port = address && typeof address === 'object' ? address.port : 0;
+      settings = { ...settings, proxy: `http://127.0.0.1:${port}` };
+      const err = await cache.get('https://mirror.invalid/debian/linux').catch((e: unknown) => e);
+      expect((err as AppError).message).toMatch(/refused CONNECT mirror\.invalid:443: 403/);
+      expect(seen).toEqual(['CONNECT mirror.invalid:443']);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  });
+
   it('reports progress with bytes done and the total', async () => {
     const content = bytes(300_000, 41);
     mirror.files.set('progress/initrd', content);
