@@ -1,6 +1,6 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { normalizeBootPath, resolveInsideRoot, type RefusalReason } from './path-confinement.js';
-import { VirtualFileRegistry, type BootClient, type VirtualFileProvider } from './virtual-files.js';
+import { isDiskFile, VirtualFileRegistry, type BootClient, type VirtualFileProvider } from './virtual-files.js';
 
 /** The served-root policy's answer for a root (ServedRoots.check). */
 export type RootVerdict = { ok: true; real: string } | { ok: false; problem: string };
@@ -8,7 +8,8 @@ export type RootVerdict = { ok: true; real: string } | { ok: false; problem: str
 /** What a client's request for a boot file resolves to. */
 export type BootFileLookup =
   | { kind: 'virtual'; path: string; content: Buffer; contentType: string }
-  | { kind: 'disk'; path: string; absolute: string; size: number; mtime: Date }
+  /** A file under the root, or a provider's file on disk (then `release` ends its hold: call it once). */
+  | { kind: 'disk'; path: string; absolute: string; size: number; mtime: Date; release?: (bytesSent: number) => void }
   | { kind: 'refused'; reason: RefusalReason; message: string };
 
 /**
@@ -68,6 +69,14 @@ export class BootFiles {
     const normalized = normalizeBootPath(requested);
     if (!normalized.ok) return { kind: 'refused', reason: normalized.reason, message: normalized.message };
     const generated = await this.virtual.resolve(normalized.path, client);
+    if (generated && isDiskFile(generated)) {
+      const info = await stat(generated.path).catch(() => null);
+      if (!info || !info.isFile()) {
+        generated.release?.(0);
+        return { kind: 'refused', reason: 'not-found', message: 'file not found' };
+      }
+      return { kind: 'disk', path: normalized.path, absolute: generated.path, size: info.size, mtime: info.mtime, ...(generated.release ? { release: generated.release } : {}) };
+    }
     if (generated) return { kind: 'virtual', path: normalized.path, content: generated.content, contentType: generated.contentType };
     let confined;
     if (root === this.root) {

@@ -77,6 +77,10 @@ async function serve(deps: HttpBootDeps, log: Logger, sendfile: SendfileReplier,
       ? reply.code(403).type('text/plain').send('forbidden\n')
       : reply.code(404).type('text/plain').send('not found\n');
   }
+  // A provider's file on disk is held until the response is over; it learns the bytes that went out.
+  let bodyBytes = 0;
+  const release = found.kind === 'disk' ? found.release : undefined;
+  if (release) reply.raw.once('close', () => release(reply.raw.writableFinished ? bodyBytes : 0));
   reply.header('accept-ranges', 'bytes');
   if (found.kind === 'virtual') {
     // Generated per client: never cached by anyone.
@@ -114,6 +118,7 @@ async function serve(deps: HttpBootDeps, log: Logger, sendfile: SendfileReplier,
     const length = stats.size === 0 ? 0 : end - start + 1;
     reply.header('content-length', String(length));
     if (head || length === 0) return reply.send();
+    bodyBytes = length;
     // The sender owns the descriptor from here and closes it on every path.
     handedOver = true;
     const socket = request.raw.socket;

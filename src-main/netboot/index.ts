@@ -7,6 +7,8 @@ import type { TemplateRenderer } from '../templates/index.js';
 import { serverEndpointFor } from '../boot-scripts/server-endpoint.js';
 import { AnswerTemplateService, answerRoutes, PresetCatalog } from './answers/index.js';
 import { createCatalogPart, type NetbootCatalog } from './catalog/index.js';
+import { createNetbootFilesPart, type CatalogListing, type NetbootFilesFacade } from './files/index.js';
+import type { CatalogReader } from './netboot-ports.js';
 
 export * from './netboot-ports.js';
 export * from './catalog/index.js';
@@ -19,12 +21,18 @@ export interface NetbootAreaOptions {
   now?: () => Date;
   /** The shipped answer presets (index.yaml and template files); default resources/netboot/presets. */
   presetDir?: string;
+  /** files: a catalog replacing the shipped one (tests of the files part through a real core). */
+  catalogReader?: CatalogReader & CatalogListing;
+  /** files: observes the headers of every mirror request (tests assert Range on a resumed download). */
+  onMirrorRequest?: (url: string, headers: Record<string, string>) => void;
 }
 
 /** The netboot area's operations as other areas, routes and tests see them (filled in by its parts). */
 export interface NetbootFacade {
   /** The OS catalog with overlays (catalog/): the CatalogReader of the other parts. */
   catalog: NetbootCatalog;
+  /** Where entries' boot files come from, the download cache, prefetch jobs (files/). */
+  files: NetbootFilesFacade;
   /** Answer templates (answers/): CRUD, versions, presets, validation, preview; the AnswerRenderer of install tasks. */
   answers: AnswerTemplateService;
 }
@@ -46,9 +54,18 @@ export function netbootArea(
   return {
     name: 'netboot',
     needs: ['templates', 'profiles', 'hosts', 'boot-files', 'boot-scripts'],
-    async create(kernel, { templates, hosts }) {
+    async create(kernel, { templates, hosts, 'boot-files': bootFiles }) {
       // catalog/: the shipped catalog (checked here, refused in prepare()) and the overlays.
       const catalogPart = await createCatalogPart({ ...(options.catalogFile ? { file: options.catalogFile } : {}), store: kernel.store, events: kernel.events, log: kernel.log });
+      const catalog = options.catalogReader ?? catalogPart.catalog;
+      // files/: boot root, download cache and prefetch behind the entries' served paths.
+      const files = await createNetbootFilesPart({
+        kernel,
+        bootFiles: bootFiles.files,
+        catalog,
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.onMirrorRequest ? { onMirrorRequest: options.onMirrorRequest } : {}),
+      });
       // answers/: presets are read (and checked) once here; a broken preset index fails the start.
       const answers = new AnswerTemplateService({
         store: kernel.store,
@@ -63,11 +80,14 @@ export function netbootArea(
         },
       });
       return {
-        facade: { catalog: catalogPart.catalog, answers },
-        routes: [catalogPart.routes, answerRoutes(answers)],
+        facade: { catalog: catalogPart.catalog, files: files.facade, answers },
+        routes: [catalogPart.routes, ...files.routes, answerRoutes(answers)],
         services: [],
         async prepare() {
           catalogPart.prepare();
+        },
+        async close() {
+          await files.close();
         },
       };
     },

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { normalizeBootPath, resolveInsideRoot } from '../../boot-files/path-confinement.js';
-import type { VirtualFile } from '../../boot-files/virtual-files.js';
+import { isDiskFile, type VirtualFile } from '../../boot-files/virtual-files.js';
 import { FileSource, MemorySource, type ByteSource } from './byte-source.js';
 import type { ChunkCache } from './chunk-cache.js';
 import { toNetascii } from './netascii.js';
@@ -49,6 +49,17 @@ export async function openRequestSource(requested: string, client: TftpClient, o
   }
   const path = normalized.path;
   const generated = options.resolveVirtual ? await options.resolveVirtual(path, client) : null;
+  if (generated && isDiskFile(generated)) {
+    // A provider's file outside the root (the netboot cache): opened as is, held until the transfer ends.
+    const release = generated.release;
+    try {
+      const opened = await openFileSource(generated.path, path, options);
+      return { ...opened, source: release ? new ReleasingSource(opened.source, release) : opened.source, virtual: true };
+    } catch (err) {
+      release?.(0);
+      throw err;
+    }
+  }
   if (generated) {
     return { source: new MemorySource(options.netascii ? toNetascii(generated.content) : generated.content), path, virtual: true };
   }
@@ -57,7 +68,12 @@ export async function openRequestSource(requested: string, client: TftpClient, o
   if (!confined.ok) {
     throw confined.reason === 'forbidden' ? accessViolation() : notFound();
   }
-  const handle = await open(confined.absolute, 'r').catch((err: unknown) => {
+  return openFileSource(confined.absolute, path, options);
+}
+
+/** A regular file opened once and read through that handle (netascii converted in memory). */
+async function openFileSource(absolute: string, path: string, options: SourceOptions): Promise<OpenedSource> {
+  const handle = await open(absolute, 'r').catch((err: unknown) => {
     const code = (err as NodeJS.ErrnoException).code;
     throw code === 'EACCES' || code === 'EPERM' ? accessViolation() : notFound();
   });
@@ -74,5 +90,40 @@ export async function openRequestSource(requested: string, client: TftpClient, o
   } catch (err) {
     await handle.close().catch(() => undefined);
     throw err;
+  }
+}
+
+/**
+ * A source that tells its provider when the transfer is over, with the bytes
+ * sent (the furthest byte read: blocks go out in order, retransmissions read
+ * again below it).
+ */
+class ReleasingSource implements ByteSource {
+  private furthest = 0;
+  private released = false;
+
+  constructor(
+    private readonly inner: ByteSource,
+    private readonly release: (bytesSent: number) => void,
+  ) {}
+
+  get size(): number {
+    return this.inner.size;
+  }
+
+  read(offset: number, length: number): Buffer | Promise<Buffer> {
+    this.furthest = Math.max(this.furthest, Math.min(offset + length, this.inner.size));
+    return this.inner.read(offset, length);
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.inner.close();
+    } finally {
+      if (!this.released) {
+        this.released = true;
+        this.release(this.furthest);
+      }
+    }
   }
 }

@@ -1,8 +1,8 @@
-import type { VirtualFile } from '../../boot-files/virtual-files.js';
+import { isDiskFile, type VirtualFile } from '../../boot-files/virtual-files.js';
 import { errorMessage } from '../../core/errors.js';
 import { hostWorker, workerModule, WorkerEndedError, type HostedWorker } from '../../core/worker-host.js';
 import { TftpServer, type TftpClient, type TftpLogLevel, type TftpServerConfig, type TftpServerEvent } from './tftp-server.js';
-import type { MainToWorker, WorkerToMain } from './tftp-worker-protocol.js';
+import type { MainToWorker, WireVirtualFile, WorkerToMain } from './tftp-worker-protocol.js';
 
 export interface TftpEngineHooks {
   resolveVirtual(path: string, client: TftpClient): Promise<VirtualFile | null>;
@@ -58,6 +58,9 @@ export class WorkerTftpEngine implements TftpEngine {
   private readonly hooks: TftpEngineHooks;
   private worker: Worker | null = null;
   private stopping = false;
+  /** Disk files handed to the worker whose providers wait to hear that the transfer ended, by lease number. */
+  private readonly leases = new Map<number, (bytesSent: number) => void>();
+  private nextLease = 1;
 
   constructor(hooks: TftpEngineHooks) {
     this.hooks = hooks;
@@ -77,6 +80,8 @@ export class WorkerTftpEngine implements TftpEngine {
         const wasCurrent = this.worker === worker;
         if (wasCurrent) this.worker = null;
         if (end.error) this.hooks.log('error', `tftp worker failed: ${errorMessage(end.error)}`);
+        // The worker's transfers are gone with it: nothing will report their end.
+        this.releaseAll();
         if (end.started && wasCurrent && !this.stopping && !end.terminated) this.hooks.onCrash(endReason(end.code, end.error));
       },
     });
@@ -131,20 +136,41 @@ export class WorkerTftpEngine implements TftpEngine {
         return;
       case 'virtual':
         this.hooks.resolveVirtual(message.path, message.client).then(
-          (file) =>
-            worker.post({
-              type: 'reply',
-              id: message.id,
-              ok: true,
-              value: file ? { content: file.content, contentType: file.contentType } : null,
-            }),
+          (file) => {
+            if (this.worker !== worker) {
+              // The worker went away while the provider answered.
+              if (file && isDiskFile(file)) file.release?.(0);
+              return;
+            }
+            worker.post({ type: 'reply', id: message.id, ok: true, value: file ? this.toWire(file) : null });
+          },
           (err: unknown) => worker.post({ type: 'reply', id: message.id, ok: false, error: errorMessage(err) }),
         );
         return;
+      case 'released': {
+        const release = this.leases.get(message.lease);
+        this.leases.delete(message.lease);
+        release?.(message.bytes);
+        return;
+      }
       default:
         // 'ready' and 'reply' are taken by the worker host.
         return;
     }
+  }
+
+  private toWire(file: VirtualFile): WireVirtualFile {
+    if (!isDiskFile(file)) return { kind: 'content', content: file.content, contentType: file.contentType };
+    if (!file.release) return { kind: 'file', path: file.path, size: file.size, lease: null };
+    const lease = this.nextLease++;
+    this.leases.set(lease, file.release);
+    return { kind: 'file', path: file.path, size: file.size, lease };
+  }
+
+  private releaseAll(): void {
+    const releases = [...this.leases.values()];
+    this.leases.clear();
+    for (const release of releases) release(0);
   }
 }
 

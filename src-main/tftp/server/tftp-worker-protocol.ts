@@ -18,11 +18,16 @@ export type WorkerToMain =
   | { type: 'reply'; id: number; ok: true; value: string[] }
   | { type: 'reply'; id: number; ok: false; error: string }
   | { type: 'virtual'; id: number; path: string; client: TftpClient }
+  /** The transfer of a leased disk file ended: the main thread calls the provider's release. */
+  | { type: 'released'; lease: number; bytes: number }
   | { type: 'event'; event: TftpServerEvent }
   | { type: 'log'; level: TftpLogLevel; message: string };
 
-/** A virtual file as it crosses threads (a Buffer arrives as a plain Uint8Array). */
-export interface WireVirtualFile {
-  content: Uint8Array;
-  contentType: string;
-}
+/**
+ * A virtual file as it crosses threads: bytes (a Buffer arrives as a plain
+ * Uint8Array), or a file on disk by path, with the number of its hold in the
+ * main thread when the provider wants to hear when the transfer ends.
+ */
+export type WireVirtualFile =
+  | { kind: 'content'; content: Uint8Array; contentType: string }
+  | { kind: 'file'; path: string; size: number; lease: number | null };

@@ -30,6 +30,10 @@ function resolveVirtual(path: string, client: TftpClient): Promise<VirtualFile |
 
 function fromWire(file: WireVirtualFile | null): VirtualFile | null {
   if (!file) return null;
+  if (file.kind === 'file') {
+    const lease = file.lease;
+    return { kind: 'file', path: file.path, size: file.size, ...(lease === null ? {} : { release: (bytes: number) => post({ type: 'released', lease, bytes }) }) };
+  }
   return { content: Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength), contentType: file.contentType };
 }
 
