@@ -108,7 +108,7 @@ export function CatalogEntryCard({
           {entry.versions.map((version) => (
             <li key={version.version}>
               <Group gap="xs" align="center" wrap="wrap">
-                <Text size="sm" fw={500} miw={110}>
+                <Text component="div" size="sm" fw={500} miw={110}>
                   {version.name}
                   {version.default && (
                     <Badge ml={4} size="xs" variant="light">
