@@ -1,8 +1,9 @@
 import type { EventData } from '@contracts/events';
 import type { PrefetchJob } from '@contracts/netboot';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useLiveEvents } from '../../app-state.js';
+import { useApi } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
 /** `debian/12/x86_64`: one architecture of one version of an entry. */
@@ -54,7 +55,18 @@ export function applyPrefetchEvents(started: readonly PrefetchJob[], events: rea
   return byTarget;
 }
 
-/** The prefetch jobs of this window, live from the event stream, by target; `started` records a new one. */
+/** Poll a running job this often: the events drive the bar, this only catches what a dropped stream missed. */
+const POLL_MS = 5000;
+
+/** The newer of two views of one job: a final state wins, else the one further along. */
+export function newerJob(a: PrefetchJob, b: PrefetchJob | undefined): PrefetchJob {
+  if (!b) return a;
+  if (a.state !== 'running') return a;
+  if (b.state !== 'running') return b;
+  return b.bytes_done > a.bytes_done ? b : a;
+}
+
+/** The prefetch jobs of this window, live from the event stream, by target; `record` adds a new one. */
 export function usePrefetchJobs() {
   const queryClient = useQueryClient();
   const started = useQuery<PrefetchJob[]>({
@@ -64,7 +76,26 @@ export function usePrefetchJobs() {
     gcTime: Infinity,
   });
   const events = useLiveEvents((state) => state.events);
-  const jobs = useMemo(() => applyPrefetchEvents(started.data ?? [], events), [started.data, events]);
+  const api = useApi();
+  const running = (started.data ?? []).filter((job) => job.state === 'running');
+  const polled = useQueries({
+    queries: running.map((job) => ({
+      queryKey: ['local', 'prefetch-job', job.id],
+      queryFn: () => api.netboot.cache.job(job.id),
+      refetchInterval: POLL_MS,
+      initialData: job,
+      initialDataUpdatedAt: Date.now(),
+    })),
+  });
+  const polledJobs = polled.map((query) => query.data).filter((job): job is PrefetchJob => job !== undefined);
+  const polledKey = polledJobs.map((job) => `${job.id}:${job.state}:${job.bytes_done}`).join(',');
+  const jobs = useMemo(() => {
+    const fromEvents = applyPrefetchEvents(started.data ?? [], events);
+    for (const job of polledJobs) fromEvents.set(targetKey(job), newerJob(job, fromEvents.get(targetKey(job))));
+    return fromEvents;
+    // polledKey stands for the polled jobs' content (useQueries returns a new array each render).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [started.data, events, polledKey]);
   const record = useCallback(
     (job: PrefetchJob) => queryClient.setQueryData<PrefetchJob[]>(keys.prefetchJobs, (old = []) => [...old.filter((known) => known.id !== job.id), job]),
     [queryClient],

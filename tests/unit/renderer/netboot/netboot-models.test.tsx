@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventData } from '@contracts/events';
 import type { InstallTask, PrefetchJob } from '@contracts/netboot';
-import { applyPrefetchEvents, percentOf } from '../../../../src-renderer/src/pages/netboot/prefetch-progress.js';
+import { applyPrefetchEvents, newerJob, percentOf } from '../../../../src-renderer/src/pages/netboot/prefetch-progress.js';
 import { taskPhases } from '../../../../src-renderer/src/pages/netboot/task-timeline.js';
 import { rowsToVariables } from '../../../../src-renderer/src/pages/netboot/variable-rows.js';
 
@@ -24,6 +24,17 @@ describe('prefetch progress from events', () => {
     const other = applyPrefetchEvents([], [event(6, 'netboot.prefetch.progress', { job_id: 'k', distro: 'ubuntu', version: '24.04', arch: 'arm64', bytes_done: 5, bytes_total: null })]);
     expect(other.get('ubuntu/24.04/arm64')).toMatchObject({ state: 'running', bytes_done: 5, bytes_total: null });
     expect(applyPrefetchEvents([], [event(7, 'netboot.prefetch.progress', { job_id: 'unknown', bytes_done: 5 }), event(8, 'dhcp.ack', { job_id: 'j1' })]).size).toBe(0);
+  });
+});
+
+describe('a polled job against the events', () => {
+  it('keeps a final state, else the view further along', () => {
+    const polled = { ...JOB, bytes_done: 50 };
+    expect(newerJob(polled, { ...JOB, bytes_done: 70 }).bytes_done).toBe(70);
+    expect(newerJob(polled, { ...JOB, bytes_done: 10 }).bytes_done).toBe(50);
+    expect(newerJob(polled, { ...JOB, state: 'failed', error: 'x' }).state).toBe('failed');
+    expect(newerJob({ ...JOB, state: 'done' }, { ...JOB, bytes_done: 90 }).state).toBe('done');
+    expect(newerJob(polled, undefined)).toBe(polled);
   });
 });
 
