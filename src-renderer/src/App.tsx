@@ -27,6 +27,12 @@ const HostsPage = page(() => import('./pages/hosts/HostsPage.js'), 'HostsPage');
 const HostDetailPage = page(() => import('./pages/hosts/HostDetailPage.js'), 'HostDetailPage');
 const ProfilesPage = page(() => import('./pages/profiles/ProfilesPage.js'), 'ProfilesPage');
 const ProfileDetailPage = page(() => import('./pages/profiles/ProfileDetailPage.js'), 'ProfileDetailPage');
+const CatalogPage = page(() => import('./pages/netboot/CatalogPage.js'), 'CatalogPage');
+const OverlaysPage = page(() => import('./pages/netboot/OverlaysPage.js'), 'OverlaysPage');
+const TemplatesPage = page(() => import('./pages/netboot/TemplatesPage.js'), 'TemplatesPage');
+const TemplateDetailPage = page(() => import('./pages/netboot/TemplateDetailPage.js'), 'TemplateDetailPage');
+const TasksPage = page(() => import('./pages/netboot/TasksPage.js'), 'TasksPage');
+const TaskDetailPage = page(() => import('./pages/netboot/TaskDetailPage.js'), 'TaskDetailPage');
 const BmcPage = page(() => import('./pages/power/BmcPage.js'), 'BmcPage');
 const WolPage = page(() => import('./pages/power/WolPage.js'), 'WolPage');
 const EventsPage = page(() => import('./pages/monitoring/EventsPage.js'), 'EventsPage');
@@ -49,6 +55,12 @@ export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
   { path: '/hosts/:id', role: 'viewer', element: HostDetailPage },
   { path: '/profiles', role: 'viewer', element: ProfilesPage },
   { path: '/profiles/:id', role: 'viewer', element: ProfileDetailPage },
+  { path: '/netboot', role: 'viewer', element: CatalogPage },
+  { path: '/netboot/overlays', role: 'viewer', element: OverlaysPage },
+  { path: '/netboot/templates', role: 'viewer', element: TemplatesPage },
+  { path: '/netboot/templates/:id', role: 'viewer', element: TemplateDetailPage },
+  { path: '/netboot/tasks', role: 'viewer', element: TasksPage },
+  { path: '/netboot/tasks/:id', role: 'viewer', element: TaskDetailPage },
   { path: '/bmc', role: 'viewer', element: BmcPage },
   { path: '/wol', role: 'viewer', element: WolPage },
   { path: '/events', role: 'viewer', element: EventsPage },

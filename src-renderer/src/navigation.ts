@@ -43,6 +43,15 @@ export const NAVIGATION: NavGroup[] = [
     ],
   },
   {
+    label: 'Netboot',
+    items: [
+      { path: '/netboot', label: 'OS catalog', role: 'viewer' },
+      { path: '/netboot/tasks', label: 'Install tasks', role: 'viewer' },
+      { path: '/netboot/templates', label: 'Answer templates', role: 'viewer' },
+      { path: '/netboot/overlays', label: 'Catalog overlays', role: 'viewer' },
+    ],
+  },
+  {
     label: 'Power',
     items: [
       { path: '/bmc', label: 'BMC', role: 'viewer' },

@@ -5,6 +5,7 @@ import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutt
 import { Input, useComputedColorScheme } from '@mantine/core';
 import { useEffect, useId, useRef } from 'react';
 import { darkHighlight, ipxeLiquid, lightHighlight } from './ipxe-language.js';
+import { lineMarkers, type LineMarker } from './line-markers.js';
 
 export interface CodeEditorProps {
   label: string;
@@ -17,6 +18,8 @@ export interface CodeEditorProps {
   height?: string;
   /** Instead of a fixed height: grow with the text up to this (read-only views). */
   maxHeight?: string;
+  /** Issues to mark in the gutter at their lines (a validator's result). */
+  markers?: readonly LineMarker[];
 }
 
 function themeFor(scheme: 'light' | 'dark', maxHeight: string | undefined) {
@@ -41,7 +44,7 @@ function themeFor(scheme: 'light' | 'dark', maxHeight: string | undefined) {
  * like any form field. Tab indents; Escape then Tab moves focus on (the
  * CodeMirror convention that keeps the keyboard from being trapped).
  */
-export function CodeEditor({ label, value, onChange, readOnly = false, description, error, height, maxHeight }: CodeEditorProps) {
+export function CodeEditor({ label, value, onChange, readOnly = false, description, error, height, maxHeight, markers }: CodeEditorProps) {
   const fixedHeight = maxHeight ? undefined : (height ?? '22rem');
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -49,6 +52,7 @@ export function CodeEditor({ label, value, onChange, readOnly = false, descripti
   onChangeRef.current = onChange;
   const theme = useRef(new Compartment());
   const editable = useRef(new Compartment());
+  const marks = useRef(new Compartment());
   const scheme = useComputedColorScheme('light');
   const labelId = useId();
   const descriptionId = useId();
@@ -61,6 +65,7 @@ export function CodeEditor({ label, value, onChange, readOnly = false, descripti
       state: EditorState.create({
         doc: value,
         extensions: [
+          marks.current.of(lineMarkers(markers ?? [])),
           lineNumbers(),
           highlightActiveLineGutter(),
           history(),
@@ -106,6 +111,10 @@ export function CodeEditor({ label, value, onChange, readOnly = false, descripti
   useEffect(() => {
     view.current?.dispatch({ effects: editable.current.reconfigure(EditorState.readOnly.of(readOnly)) });
   }, [readOnly]);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: marks.current.reconfigure(lineMarkers(markers ?? [])) });
+  }, [markers]);
 
   const describedBy = [description ? descriptionId : null, error ? errorId : null].filter(Boolean).join(' ');
   useEffect(() => {

@@ -20,6 +20,12 @@ const INVALIDATES: readonly [prefix: string, keys: QueryKey[]][] = [
   ['settings.changed', [['settings'], ['dns', 'settings'], ['dhcp'], ['tftp'], ['status']]],
   ['network.', [['settings', 'interfaces'], ['wol', 'interfaces'], ['interfaces']]],
   ['update.', [['version']]],
+  ['netboot.task.', [['netboot', 'tasks']]],
+  ['netboot.answer_', [['netboot', 'tasks']]],
+  ['netboot.callback', [['netboot', 'tasks']]],
+  ['netboot.prefetch.done', [['netboot', 'check-files'], ['netboot', 'cache']]],
+  ['netboot.prefetch.failed', [['netboot', 'check-files'], ['netboot', 'cache']]],
+  ['netboot.cache.', [['netboot', 'check-files'], ['netboot', 'cache']]],
 ];
 
 export function keysFor(kind: string): QueryKey[] {

@@ -1,5 +1,6 @@
 import { settingsDefaults } from '@contracts/settings';
 import { ok, type Route } from './fake-transport.js';
+import { NETBOOT_FIXTURES } from './netboot/netboot-fixtures.js';
 import { okList } from './render-app.js';
 
 /**
@@ -54,4 +55,5 @@ export const API_FIXTURES: Record<string, Route> = {
   'GET /api/v1/logs/disk-usage': () => ok({ bytes: 1000, files: 1, fs_free_bytes: 1e9, fs_total_bytes: 2e9 }),
   'GET /api/v1/users': () => okList([]),
   'GET /api/v1/tokens': () => okList([]),
+  ...NETBOOT_FIXTURES,
 };

@@ -8,6 +8,7 @@ import { dnsClient } from './dns-client.js';
 import { eventsClient } from './events-client.js';
 import { hostsClient } from './hosts-client.js';
 import { logsClient } from './logs-client.js';
+import { netbootClient } from './netboot-client.js';
 import { networkClient } from './network-client.js';
 import { powerClient } from './power-client.js';
 import { profilesClient } from './profiles-client.js';
@@ -39,6 +40,7 @@ export function createApi(client: ApiClient) {
     bootScripts: bootScriptsClient(client),
     power: powerClient(client),
     dhcp: dhcpClient(client),
+    netboot: netbootClient(client),
   };
 }
 

@@ -15,7 +15,9 @@ import { useApiAction, useApiPage, useApiQuery } from '../../query/api-hooks.js'
 import { keys } from '../../query/keys.js';
 import { NotFoundPage } from '../NotFoundPage.js';
 import { BootConfigPreview } from './BootConfigPreview.js';
+import { CreateTaskDialog } from '../netboot/CreateTaskDialog.js';
 import { HostDialog, type HostDialogMode } from './HostDialog.js';
+import { HostInstallCard } from './HostInstallCard.js';
 import { HostPowerCard } from './HostPowerCard.js';
 import { hostLabel } from './HostsPage.js';
 import { useProfileOptions } from './use-profile-options.js';
@@ -101,6 +103,7 @@ export function HostDetailPage() {
   const confirm = useConfirm();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<HostDialogMode | null>(null);
+  const [installing, setInstalling] = useState(false);
   const wake = useApiAction((api, host: Host) => api.power.hosts.wake(host.id), {
     invalidate: [keys.wol],
     errorTitle: 'Wake-on-LAN failed',
@@ -150,6 +153,9 @@ export function HostDetailPage() {
               <Button variant="default" loading={wake.isPending} onClick={() => wake.mutate(host)}>
                 Wake
               </Button>
+              <Button variant="default" onClick={() => setInstalling(true)}>
+                Install an OS
+              </Button>
               <Button
                 variant="light"
                 color="red"
@@ -165,6 +171,7 @@ export function HostDetailPage() {
           )
         }
       />
+      <HostInstallCard hostId={host.id} />
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         <Details host={host} />
         <Stack gap="md">
@@ -173,6 +180,7 @@ export function HostDetailPage() {
         </Stack>
       </SimpleGrid>
       <BootConfigPreview hostId={host.id} />
+      {installing && <CreateTaskDialog opened onClose={() => setInstalling(false)} preset={{ hostId: host.id }} />}
       <HostDialog opened={dialog !== null} host={host} mode={dialog ?? 'edit'} onClose={() => setDialog(null)} />
     </Stack>
   );

@@ -1,7 +1,7 @@
-import { Group, NumberInput, Select, Stack, Switch, TagsInput, TextInput } from '@mantine/core';
+import { Group, NumberInput, Select, Stack, Switch, TagsInput, TextInput, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { LOG_LEVELS } from '@contracts/logs';
-import { LoggingSettingsSchema, type GeneralSettings, type GeneralSettingsPatchData, type LoggingSettings, type LoggingSettingsPatchData, type NetbootSettings, type NetbootSettingsPatchData } from '@contracts/settings';
+import { LoggingSettingsSchema, NetbootSettingsSchema, type GeneralSettings, type GeneralSettingsPatchData, type LoggingSettings, type LoggingSettingsPatchData, type NetbootSettings, type NetbootSettingsPatchData } from '@contracts/settings';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { useCan } from '../../app-state.js';
@@ -23,7 +23,20 @@ export function SectionForm({ label, save, saving, formError, dirty, reset, chil
 }
 
 type GeneralForm = { server_name: string; update_feed_url: string; allowed_hosts: string[] };
-type NetbootForm = { default_action: NetbootSettings['default_action']; default_profile_id: string | null; menu_timeout_seconds: number | string; record_unknown_hosts: boolean };
+type NetbootForm = {
+  default_action: NetbootSettings['default_action'];
+  default_profile_id: string | null;
+  menu_timeout_seconds: number | string;
+  record_unknown_hosts: boolean;
+  cache_max_mb: number | string;
+  offline: boolean;
+  download_timeout_seconds: number | string;
+  http_proxy: string;
+  task_expiry_minutes: number | string;
+};
+
+/** The contract's field rule (an integer in its range); the message names the range. */
+const fits = (schema: TSchema & { minimum?: number; maximum?: number }) => (value: number | string) => (value !== '' && Value.Check(schema, Number(value)) ? null : `${schema.minimum ?? ''}–${schema.maximum ?? ''}`);
 type LoggingForm = { level: LoggingSettings['level']; event_retention_count: number | string; event_retention_days: number | string; audit_retention_days: number | string };
 
 const LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
@@ -58,7 +71,9 @@ export function GeneralSection({ stored }: { stored: GeneralSettings }) {
 
 export function NetbootSection({ stored }: { stored: NetbootSettings }) {
   const canEdit = useCan('operator');
+  const isAdmin = useCan('admin');
   const { options } = useProfileOptions();
+  const fields = NetbootSettingsSchema.properties;
   const { form, save, saving, formError } = useSectionForm<NetbootSettings, NetbootForm, NetbootSettingsPatchData>({
     section: (api) => api.settings.netboot,
     stored,
@@ -67,16 +82,31 @@ export function NetbootSection({ stored }: { stored: NetbootSettings }) {
       default_profile_id: s.default_profile_id === null ? null : String(s.default_profile_id),
       menu_timeout_seconds: s.menu_timeout_seconds,
       record_unknown_hosts: s.record_unknown_hosts,
+      cache_max_mb: s.cache_max_mb,
+      offline: s.offline,
+      download_timeout_seconds: s.download_timeout_seconds,
+      http_proxy: s.http_proxy ?? '',
+      task_expiry_minutes: s.task_expiry_minutes,
     }),
+    // The proxy is admin-only: an operator's PUT must not touch it.
     toBody: (f) => ({
       default_action: f.default_action,
       default_profile_id: f.default_profile_id === null ? null : Number(f.default_profile_id),
       menu_timeout_seconds: Number(f.menu_timeout_seconds),
       record_unknown_hosts: f.record_unknown_hosts,
+      cache_max_mb: Number(f.cache_max_mb),
+      offline: f.offline,
+      download_timeout_seconds: Number(f.download_timeout_seconds),
+      task_expiry_minutes: Number(f.task_expiry_minutes),
+      ...(isAdmin ? { http_proxy: f.http_proxy.trim() === '' ? null : f.http_proxy.trim() } : {}),
     }),
     validate: {
       default_profile_id: (value, values) => (values.default_action === 'profile' && value === null ? 'Choose the profile unknown machines boot' : null),
       menu_timeout_seconds: (value) => (value !== '' && Number.isInteger(Number(value)) && Number(value) >= 0 && Number(value) <= 600 ? null : '0–600 seconds'),
+      cache_max_mb: fits(fields.cache_max_mb),
+      download_timeout_seconds: fits(fields.download_timeout_seconds),
+      task_expiry_minutes: fits(fields.task_expiry_minutes),
+      http_proxy: (value) => (Value.Check(fields.http_proxy, value.trim() === '' ? null : value.trim()) ? null : 'An http:// or https:// URL'),
     },
   });
   const action = form.getValues().default_action;
@@ -96,6 +126,23 @@ export function NetbootSection({ stored }: { stored: NetbootSettings }) {
       {action === 'profile' && <Select label="Default profile" data={options} searchable disabled={!canEdit} {...form.getInputProps('default_profile_id')} />}
       <NumberInput label="Menu timeout (seconds)" description="0 waits for a key" min={0} max={600} allowDecimal={false} disabled={!canEdit} {...form.getInputProps('menu_timeout_seconds')} />
       <Switch label="Record unknown machines as discovered hosts" disabled={!canEdit} {...form.getInputProps('record_unknown_hosts', { type: 'checkbox' })} />
+      <Title order={3} size="h5" mt="sm">
+        OS installs (netboot catalog)
+      </Title>
+      <Switch
+        label="Offline: never download boot files"
+        description="Entries whose files are only on a mirror fail at once, naming what to download or import"
+        disabled={!canEdit}
+        {...form.getInputProps('offline', { type: 'checkbox' })}
+      />
+      <Group grow align="flex-start">
+        <NumberInput label="Download cache size (MiB)" description="Least recently used files are evicted beyond it" min={64} max={1_048_576} allowDecimal={false} thousandSeparator=" " disabled={!canEdit} {...form.getInputProps('cache_max_mb')} />
+        <NumberInput label="Download timeout (seconds)" description="A mirror that sends nothing this long fails" min={5} max={600} allowDecimal={false} disabled={!canEdit} {...form.getInputProps('download_timeout_seconds')} />
+      </Group>
+      <Group grow align="flex-start">
+        <NumberInput label="Install tasks expire after (minutes)" description="Default lifetime of a task" min={5} max={43_200} allowDecimal={false} disabled={!canEdit} {...form.getInputProps('task_expiry_minutes')} />
+        <TextInput label="HTTP proxy for downloads" description={isAdmin ? 'Empty: direct' : 'Only an admin can change this'} placeholder="none" disabled={!isAdmin} {...form.getInputProps('http_proxy')} />
+      </Group>
     </SectionForm>
   );
 }
@@ -103,8 +150,6 @@ export function NetbootSection({ stored }: { stored: NetbootSettings }) {
 export function LoggingSection({ stored }: { stored: LoggingSettings }) {
   const canEdit = useCan('operator');
   const isAdmin = useCan('admin');
-  // The contract's field rule (an integer in its range); the message names the range.
-  const fits = (schema: TSchema & { minimum?: number; maximum?: number }) => (value: number | string) => (value !== '' && Value.Check(schema, Number(value)) ? null : `${schema.minimum ?? ''}–${schema.maximum ?? ''}`);
   const fields = LoggingSettingsSchema.properties;
   const { form, save, saving, formError } = useSectionForm<LoggingSettings, LoggingForm, LoggingSettingsPatchData>({
     section: (api) => api.settings.logging,
