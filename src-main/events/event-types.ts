@@ -53,6 +53,12 @@ export const KNOWN_EVENT_KINDS = {
   'bmc.power': 'A BMC power action ran (warn on failure); host_id; detail: config_id, name, protocol, user, action, result, error, reason',
   'bmc.boot_device': 'A BMC boot device was set (warn on failure); host_id; detail: config_id, name, protocol, user, device, persistent, efi, result, error, reason',
   'bmc.batch.progress': 'A BMC batch finished one more item; detail: batch_id, action, done, total, succeeded, failed, user',
+  'netboot.task.created': 'An install task was created; mac, host_id; detail: task_id, distro, version, arch, template_id, after_install',
+  'netboot.task.state': 'An install task changed state (warn for failed and expired); mac, host_id; detail: task_id, from, to, source (api, boot, answer, callback, expiry), message',
+  'netboot.task.firmware_unsupported': 'A machine with an install task booted in a firmware mode its catalog entry does not support; the task stays pending (warn); mac, ip, host_id; detail: task_id, firmware, supported',
+  'netboot.answer_fetched': 'An installer fetched its answer file or a cloud-init seed file; mac, ip, host_id; detail: task_id, file, template_id, template_version, bytes, content_type',
+  'netboot.answer_refused': 'A PXE runtime request was refused (no or wrong token, unknown or final task, foreign address, rate limit) (warn; at most 20 a minute, the rest counted in suppressed); ip; detail: route, reason, task_id, suppressed',
+  'netboot.callback': 'An installer reported progress (warn for failed); mac, ip, host_id; detail: task_id, state, message',
 } as const satisfies Record<string, string>;
 
 export type KnownEventKind = keyof typeof KNOWN_EVENT_KINDS;

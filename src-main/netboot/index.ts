@@ -1,9 +1,14 @@
 import type { BootFilesFacade } from '../boot-files/index.js';
 import type { BootScriptService } from '../boot-scripts/index.js';
 import type { AreaModule } from '../core/area.js';
+import { AppError } from '../core/errors.js';
+import type { DhcpFacade } from '../dhcp/index.js';
 import type { HostService } from '../hosts/index.js';
 import type { ProfileService } from '../profiles/index.js';
 import type { TemplateRenderer } from '../templates/index.js';
+import type { AnswerRenderer, CatalogReader } from './netboot-ports.js';
+import { createTasksPart, type TasksFacade } from './tasks/index.js';
+import type { RuntimeLimits } from './tasks/runtime-limiter.js';
 
 export * from './netboot-ports.js';
 
@@ -13,10 +18,28 @@ export interface NetbootAreaOptions {
   catalogFile?: string;
   /** The clock of task expiry and the cache's LRU (tests). */
   now?: () => Date;
+  /** Test seam: a catalog in place of the catalog part's (install task tests use a small fake). */
+  catalogReader?: CatalogReader;
+  /** Test seam: an answer renderer in place of the answers part's. */
+  answerRenderer?: AnswerRenderer;
+  /** Rate limits of the PXE runtime endpoints (tests lower them). */
+  runtimeLimits?: Partial<RuntimeLimits>;
+  /** How often overdue install tasks are expired (tests shorten it). */
+  taskExpiryCheckMs?: number;
 }
 
 /** The netboot area's operations as other areas, routes and tests see them (filled in by its parts). */
-export type NetbootFacade = Record<string, never>;
+export interface NetbootFacade {
+  /** Install tasks (tasks/). */
+  tasks: TasksFacade;
+}
+
+/** Stands in for a part not merged yet: every call says so (never reached once the lead wires the real part). */
+function missingPart(part: string): never {
+  throw new AppError('UNAVAILABLE', `the netboot ${part} is not wired into this build`);
+}
+const UNWIRED_CATALOG: CatalogReader = { resolve: () => missingPart('catalog'), supports: () => missingPart('catalog') };
+const UNWIRED_ANSWERS: AnswerRenderer = { render: () => missingPart('answer templates'), require: () => missingPart('answer templates') };
 
 /**
  * The netboot area module (docs/netboot.md): the OS catalog and overlays
@@ -26,17 +49,49 @@ export type NetbootFacade = Record<string, never>;
  * installer through the boot scripts' override hook.
  */
 export function netbootArea(
-  _options: NetbootAreaOptions = {},
+  options: NetbootAreaOptions = {},
 ): AreaModule<
   'netboot',
   NetbootFacade,
-  { templates: TemplateRenderer; profiles: ProfileService; hosts: HostService; 'boot-files': BootFilesFacade; 'boot-scripts': BootScriptService }
+  {
+    templates: TemplateRenderer;
+    profiles: ProfileService;
+    hosts: HostService;
+    dhcp: Pick<DhcpFacade, 'leases'>;
+    'boot-files': BootFilesFacade;
+    'boot-scripts': BootScriptService;
+  }
 > {
   return {
     name: 'netboot',
-    needs: ['templates', 'profiles', 'hosts', 'boot-files', 'boot-scripts'],
-    create() {
-      return { facade: {}, routes: [], services: [] };
+    needs: ['templates', 'profiles', 'hosts', 'dhcp', 'boot-files', 'boot-scripts'],
+    create(kernel, { templates, profiles, hosts, dhcp, 'boot-scripts': bootScripts }) {
+      // ---- tasks part (helper D)
+      // WIRING (lead, at merge): catalog = options.catalogReader ?? <the catalog part's CatalogReader>;
+      //                          answers = options.answerRenderer ?? <the answers part's AnswerRenderer>.
+      const catalog = options.catalogReader ?? UNWIRED_CATALOG;
+      const answers = options.answerRenderer ?? UNWIRED_ANSWERS;
+      const tasks = createTasksPart(kernel, {
+        catalog,
+        answers,
+        templates,
+        hosts,
+        profiles,
+        leases: dhcp.leases,
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.runtimeLimits ? { runtimeLimits: options.runtimeLimits } : {}),
+        ...(options.taskExpiryCheckMs !== undefined ? { expiryCheckMs: options.taskExpiryCheckMs } : {}),
+      });
+      bootScripts.addBootOverride(tasks.facade.bootOverride);
+      // WIRING (lead, at merge): <answers part>.addUsageCheck(tasks.facade.templateUsage) — a template in use by an active task is not deleted.
+      // ---- end of tasks part
+      return {
+        facade: { tasks: tasks.facade },
+        routes: [...tasks.routes],
+        services: [],
+        start: async () => tasks.start(),
+        stop: async () => tasks.stop(),
+      };
     },
   };
 }
