@@ -145,6 +145,7 @@ export class InstallTaskService {
           expires_at: new Date(now.getTime() + minutes * 60_000).toISOString(),
           started_at: null,
           finished_at: null,
+          boot_ip: null,
           token_sealed: await sealToken(this.deps.secrets, id, token),
           events_after_id: this.lastEventId(),
           transitions: [transition],
@@ -202,6 +203,7 @@ export class InstallTaskService {
         patch.token_sealed = await sealToken(this.deps.secrets, id, newTaskToken());
         patch.started_at = null;
         patch.finished_at = null;
+        patch.boot_ip = null;
         patch.message = '';
         patch.events_after_id = this.lastEventId();
       }
@@ -225,11 +227,11 @@ export class InstallTaskService {
    * again is a no-op (a repeated callback), except booting → booting, which
    * is a new boot and recorded.
    */
-  transition(id: number, to: TaskState, message: string, source: TransitionSource): Promise<TaskRow> {
+  transition(id: number, to: TaskState, message: string, source: TransitionSource, bootIp?: string): Promise<TaskRow> {
     return this.queue.run(async () => {
       const row = this.require(id);
       if (row.state === to && to !== 'booting') return row;
-      return this.move(row, to, message, source);
+      return this.move(row, to, message, source, bootIp === undefined ? {} : { boot_ip: bootIp });
     });
   }
 
@@ -293,12 +295,13 @@ export class InstallTaskService {
     this.timer = null;
   }
 
-  private async move(row: TaskRow, to: TaskState, message: string, source: TransitionSource): Promise<TaskRow> {
+  private async move(row: TaskRow, to: TaskState, message: string, source: TransitionSource, extra: Partial<Pick<TaskRow, 'boot_ip'>> = {}): Promise<TaskRow> {
     assertTransition(row.id, row.state, to);
     const now = this.now();
     const at = now.toISOString();
     const transition: TaskTransition = { from: row.state, to, at, message, source };
     const patch: Partial<TaskRow> = {
+      ...extra,
       state: to,
       message,
       transitions: [...row.transitions, transition].slice(-MAX_TRANSITIONS),

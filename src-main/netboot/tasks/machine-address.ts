@@ -14,14 +14,15 @@ export function leasedAddress(leases: LeaseLookup, mac: string, nowMs: number): 
 
 /**
  * The addresses a request for `mac`'s own task may come from: its running
- * lease when our DHCP server gave one (nothing else then), else the host's
- * last seen address (recorded when it fetched its boot script) and its fixed
- * address. Empty when nothing is known: nobody is that machine yet.
+ * lease when our DHCP server gave one (nothing else then), else the address
+ * it fetched its installer from (`bootIp`), the host's last seen address
+ * (recorded when it fetched its boot script) and its fixed address. Empty
+ * when nothing is known: nobody is that machine yet.
  */
-export function machineAddresses(leases: LeaseLookup, mac: string, host: Host | null, nowMs: number): string[] {
+export function machineAddresses(leases: LeaseLookup, mac: string, host: Host | null, nowMs: number, bootIp: string | null = null): string[] {
   const leased = leasedAddress(leases, mac, nowMs);
   if (leased !== null) return [leased];
-  return [host?.last_seen_ip, host?.ip].filter((ip): ip is string => typeof ip === 'string' && ip !== '');
+  return [bootIp, host?.last_seen_ip, host?.ip].filter((ip): ip is string => typeof ip === 'string' && ip !== '');
 }
 
 export function sameAddress(a: string, b: string): boolean {

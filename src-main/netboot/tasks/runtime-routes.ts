@@ -15,7 +15,7 @@ const Message = PrintableString({ maxLength: 500, description: 'Optional progres
 
 const ByMacParams = StrictObject({ mac: Type.String({ maxLength: 64 }) });
 const AnswerParams = StrictObject({ task_id: TaskIdParam });
-const AnswerQuery = Type.Object({ token: Type.Optional(TokenParam) }, { additionalProperties: false });
+const AnswerQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 256 })) }, { additionalProperties: false });
 const SeedParams = StrictObject({ task_id: TaskIdParam, token: TokenParam, file: Type.Enum([...SEED_FILES]) });
 const CallbackParams = StrictObject({ task_id: TaskIdParam, token: TokenParam, state: Type.Enum([...CALLBACK_STATES]) });
 const CallbackQuery = Type.Object({ message: Type.Optional(Message) }, { additionalProperties: false });

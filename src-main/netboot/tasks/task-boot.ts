@@ -94,7 +94,7 @@ async function installerFor(deps: TaskBootDeps, row: TaskRow, input: BootOverrid
       error: null,
       served: async () => {
         const platform = input.client.platform ?? 'unknown firmware';
-        await deps.tasks.transition(row.id, 'booting', `installer served to ${input.client.ip} (${platform})`, 'boot').catch((err: unknown) => {
+        await deps.tasks.transition(row.id, 'booting', `installer served to ${input.client.ip} (${platform})`, 'boot', input.client.ip).catch((err: unknown) => {
           // The task changed meanwhile (cancelled, or the installer already called back): the script is out, nothing to undo.
           if (!(err instanceof AppError && err.code === 'INVALID_STATE')) throw err;
         });

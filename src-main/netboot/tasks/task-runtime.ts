@@ -69,7 +69,7 @@ export class TaskRuntime {
     if (row) row = await this.deps.tasks.expireIfOverdue(row);
     if (mac === null || !row || isFinalState(row.state)) throw notFound();
     const host = this.hostOf(row);
-    const allowed = machineAddresses(this.deps.leases, mac, host, Date.now());
+    const allowed = machineAddresses(this.deps.leases, mac, host, Date.now(), row.boot_ip);
     if (!allowed.some((address) => sameAddress(address, ip))) {
       this.refused(ip, 'by-mac', row.id, 'foreign_address', null);
       throw notFound();

@@ -31,6 +31,8 @@ export interface TaskRow extends Row {
   expiry_minutes: number;
   expires_at: string;
   started_at: string | null;
+  /** The address the machine fetched its installer from (its own address for by-mac when our DHCP server leased it none). */
+  boot_ip: string | null;
   finished_at: string | null;
   /** SecretBox-sealed token (purpose bound to the task id). */
   token_sealed: string;

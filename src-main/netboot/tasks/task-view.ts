@@ -30,7 +30,7 @@ export interface ViewOptions {
 /** A task as the API shows it. The sealed token and bookkeeping stay inside. */
 export async function taskView(deps: TaskViewDeps, row: TaskRow, options: ViewOptions): Promise<InstallTask> {
   const host = (row.host_id !== null ? deps.hosts.get(row.host_id) : undefined) ?? deps.hosts.findByMac(row.mac) ?? null;
-  const ips = machineAddresses(deps.leases, row.mac, host, Date.now());
+  const ips = machineAddresses(deps.leases, row.mac, host, Date.now(), row.boot_ip);
   const timeline: TaskTimelineItem[] = taskTimeline(row, options.full ? deps.events.since(row.events_after_id) : [], ips);
   const view: InstallTask = {
     id: row.id,
