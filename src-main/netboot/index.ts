@@ -34,12 +34,19 @@ export interface NetbootFacade {
   tasks: TasksFacade;
 }
 
-/** Stands in for a part not merged yet: every call says so (never reached once the lead wires the real part). */
-function missingPart(part: string): never {
-  throw new AppError('UNAVAILABLE', `the netboot ${part} is not wired into this build`);
+/*
+ * Stand-ins for the parts not merged into this branch yet: an empty catalog
+ * and no templates (every lookup is a 404 naming the missing part). The lead
+ * replaces them with the real parts at merge (see WIRING below).
+ */
+function notWired(what: string, part: string): never {
+  throw new AppError('NOT_FOUND', `${what} not found (the netboot ${part} is not wired into this build)`);
 }
-const UNWIRED_CATALOG: CatalogReader = { resolve: () => missingPart('catalog'), supports: () => missingPart('catalog') };
-const UNWIRED_ANSWERS: AnswerRenderer = { render: () => missingPart('answer templates'), require: () => missingPart('answer templates') };
+const UNWIRED_CATALOG: CatalogReader = { resolve: (distro) => notWired(`catalog entry ${distro}`, 'catalog'), supports: () => false };
+const UNWIRED_ANSWERS: AnswerRenderer = {
+  render: () => notWired('answer template', 'answer templates part'),
+  require: (id) => notWired(`answer template ${id}`, 'answer templates part'),
+};
 
 /**
  * The netboot area module (docs/netboot.md): the OS catalog and overlays
