@@ -88,7 +88,7 @@ export class TaskRuntime {
         answer_url: installer.answerUrl,
       };
     } catch (err) {
-      throw buildFailure(row, err);
+      throw this.buildFailure(row, err);
     }
   }
 
@@ -169,8 +169,16 @@ export class TaskRuntime {
     try {
       return await this.deps.answers.render(row.template_id, row.answer_kind, context);
     } catch (err) {
-      throw buildFailure(row, err);
+      throw this.buildFailure(row, err);
     }
+  }
+
+  /** A template fault or an entry gone: the machine's request fails with why, as a 409 (the task needs a change); anything else is logged (by task, never by URL) and a 500. */
+  private buildFailure(row: TaskRow, err: unknown): AppError {
+    if (err instanceof AppError) return err;
+    if (err instanceof TemplateError) return new AppError('INVALID_STATE', `install task ${row.id}: ${err.message}`);
+    this.deps.log.error(`install task ${row.id}: the installer or answer could not be built: ${errorMessage(err)}`);
+    return new AppError('INTERNAL', `install task ${row.id}: internal error`);
   }
 
   private fetched(row: TaskRow, ip: string, file: string, rendered: RenderedAnswer): void {
@@ -216,11 +224,4 @@ export class TaskRuntime {
       return null;
     }
   }
-}
-
-/** A template fault or an entry gone: the machine's request fails with why, as a 409 (the task needs a change), not a 500. */
-function buildFailure(row: TaskRow, err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  if (err instanceof TemplateError) return new AppError('INVALID_STATE', `install task ${row.id}: ${err.message}`);
-  return new AppError('INTERNAL', `install task ${row.id}: the answer could not be built (${errorMessage(err)})`);
 }
