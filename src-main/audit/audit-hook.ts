@@ -53,6 +53,8 @@ export function auditHookPlugin(ctx: { audit: AuditLog; log: Logger }): FastifyP
 
       app.addHook('onResponse', async (request, reply) => {
         if (!AUDITED_METHODS.has(request.method)) return;
+        // Machines' runtime calls (netboot callbacks) are events, like /boot/ fetches; their paths carry tokens.
+        if (request.routeOptions.config.machineRuntime === true) return;
         const routeUrl = request.routeOptions.url;
         if (routeUrl === undefined || !routeUrl.startsWith(`${API_PREFIX}/`)) return;
         const pattern = routeUrl.slice(API_PREFIX.length);

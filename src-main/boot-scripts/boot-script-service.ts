@@ -11,6 +11,7 @@ import { menuScript } from '../profiles/script-generator.js';
 import type { ProfileService } from '../profiles/profile-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import type { BootPreview } from './boot-scripts-contract.js';
+import type { BootOverride, BootOverrideResult } from './boot-override.js';
 import { applyMenuChoice, decideBoot, type BootDecision } from './boot-resolver.js';
 import { renderDefaultEntry, type EntryScriptStore } from './entry-script.js';
 import { deniedScript, localBootScript, missingMacScript, renderFailedScript } from './fallback-script.js';
@@ -76,6 +77,7 @@ export class BootScriptService {
   private readonly deps: BootScriptServiceDeps;
   private readonly log: Logger;
   private readonly served: Counter<'script' | 'outcome'>;
+  private readonly overrides: BootOverride[] = [];
 
   constructor(deps: BootScriptServiceDeps) {
     this.deps = deps;
@@ -86,6 +88,15 @@ export class BootScriptService {
       help: 'Boot scripts served to iPXE clients, by script (entry, host) and outcome (ok, fallback, denied, invalid)',
       labelNames: ['script', 'outcome'],
     });
+  }
+
+  /**
+   * Registers a later area's override (boot-override.ts), consulted in order
+   * before the normal decision by the boot path and the preview; the first
+   * that answers wins.
+   */
+  addBootOverride(override: BootOverride): void {
+    this.overrides.push(override);
   }
 
   /** The entry script for a client at `clientIp`; a custom template that fails at boot falls back to the default. */
@@ -147,8 +158,10 @@ export class BootScriptService {
       { ip: request.ip, arch: request.arch, platform: request.platform },
       { discover: this.deps.settings.netboot().record_unknown_hosts },
     );
-    const decision = this.decide(host, request.profileId);
     const client: BootClientInfo = { ip: request.ip, mac, arch: request.arch, platform: request.platform, uuid: request.uuid, serial: request.serial };
+    const overridden = await this.override(host, client);
+    if (overridden) return this.serveOverride(overridden, request, host, mac);
+    const decision = this.decide(host, request.profileId);
     const rendered = await this.render(decision, host, client);
     const profileName = decision.profile?.name ?? null;
     const common = { mac, ip: request.ip, ...(host ? { host_id: host.id } : {}) };
@@ -182,6 +195,51 @@ export class BootScriptService {
     return rendered.script;
   }
 
+  /** Serves an override's script: the same events and counters as a decided script, then its `served` step. */
+  private async serveOverride(result: BootOverrideResult, request: BootRequest, host: Host | null, mac: string): Promise<string> {
+    const common = { mac, ip: request.ip, ...(host ? { host_id: host.id } : {}) };
+    if (result.error !== null) {
+      this.served.inc({ script: 'host', outcome: 'fallback' });
+      this.deps.events.emit({
+        kind: 'boot.script_failed',
+        level: 'error',
+        message: `the boot script for ${mac} failed to build (${result.reason_text}): ${result.error}; the machine shows the error`,
+        ...common,
+        detail: { script: 'host', profile: null, profile_id: null, error: result.error, ...result.detail },
+      });
+      return result.script;
+    }
+    this.served.inc({ script: 'host', outcome: 'ok' });
+    this.deps.events.emit({
+      kind: 'boot.script_served',
+      message: `served ${result.action === 'install' ? 'an installer' : 'local disk boot'} to ${mac} (${result.reason}: ${result.reason_text})`,
+      ...common,
+      detail: {
+        arch: request.arch,
+        platform: request.platform,
+        uuid: request.uuid,
+        serial: request.serial,
+        profile: null,
+        profile_id: null,
+        action: result.action,
+        reason: result.reason,
+        ...result.detail,
+      },
+    });
+    await result.served?.();
+    return result.script;
+  }
+
+  private async override(host: Host | null, client: BootClientInfo): Promise<BootOverrideResult | null> {
+    if (this.overrides.length === 0) return null;
+    const server = { ...this.endpoint(client.ip), name: this.deps.settings.general().server_name };
+    for (const override of this.overrides) {
+      const result = await override({ host, mac: client.mac, client, server });
+      if (result) return result;
+    }
+    return null;
+  }
+
   /** The boot-config preview; records nothing and emits nothing. */
   async preview(hostId: number): Promise<BootPreview> {
     const host = this.deps.hosts.require(hostId);
@@ -189,11 +247,18 @@ export class BootScriptService {
     const server = this.endpoint(clientIp ?? '0.0.0.0');
     const access = this.deps.access();
     const denied = access !== undefined && !(await access.isAllowed(host.mac));
+    const client: BootClientInfo = { ip: clientIp ?? '0.0.0.0', mac: host.mac, arch: host.arch, platform: host.platform, uuid: null, serial: null };
+    const overridden = denied ? null : await this.override(host, client);
     const decision: BootDecision = denied
       ? { action: 'denied', profile: null, reason: 'access_denied', reason_text: `${host.mac} is denied by the access lists` }
-      : this.decide(host, null);
-    const client: BootClientInfo = { ip: clientIp ?? '0.0.0.0', mac: host.mac, arch: host.arch, platform: host.platform, uuid: null, serial: null };
-    const rendered = denied ? { script: deniedScript(host.mac), error: null } : await this.render(decision, host, client);
+      : overridden
+        ? { action: overridden.action, profile: null, reason: overridden.reason, reason_text: overridden.reason_text }
+        : this.decide(host, null);
+    const rendered = denied
+      ? { script: deniedScript(host.mac), error: null }
+      : overridden
+        ? { script: overridden.script, error: overridden.error }
+        : await this.render(decision, host, client);
     const known = { mac: host.mac, buildarch: host.arch, platform: host.platform };
     return {
       host_id: host.id,

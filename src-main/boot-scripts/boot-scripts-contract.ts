@@ -11,11 +11,11 @@ import { MAX_TEMPLATE_CHARS } from '../templates/templates-contract.js';
  */
 
 /** Why a machine boots what it boots (the preview's `reason`). */
-export const BOOT_REASONS = ['host_assignment', 'group_default', 'global_default', 'host_disabled', 'menu_choice', 'access_denied'] as const;
+export const BOOT_REASONS = ['host_assignment', 'group_default', 'global_default', 'host_disabled', 'menu_choice', 'access_denied', 'netboot_task'] as const;
 export type BootReason = (typeof BOOT_REASONS)[number];
 
-/** What a machine gets: a profile's script, the global menu of all profiles, its local disk, or nothing. */
-export const BOOT_ACTIONS = ['profile', 'menu', 'local', 'denied'] as const;
+/** What a machine gets: a profile's script, the global menu of all profiles, its local disk, nothing, or its install task's installer. */
+export const BOOT_ACTIONS = ['profile', 'menu', 'local', 'denied', 'install'] as const;
 export type BootAction = (typeof BOOT_ACTIONS)[number];
 
 /** A file a script fetches: the iPXE command (kernel, initrd, chain, sanboot…) and its URL. */
@@ -26,8 +26,8 @@ export const BootPreviewSchema = Type.Object(
   {
     host_id: Type.Integer(),
     mac: Type.String(),
-    action: Type.Enum([...BOOT_ACTIONS], { description: 'profile, menu (the netboot default menu), local or denied' }),
-    reason: Type.Enum([...BOOT_REASONS], { description: 'Why: host_assignment, group_default, global_default, host_disabled, access_denied' }),
+    action: Type.Enum([...BOOT_ACTIONS], { description: 'profile, menu (the netboot default menu), local, denied or install (an install task\'s installer)' }),
+    reason: Type.Enum([...BOOT_REASONS], { description: 'Why: host_assignment, group_default, global_default, host_disabled, menu_choice, access_denied, netboot_task' }),
     reason_text: Type.String(),
     profile: Type.Union([
       Type.Object({ id: Type.Integer(), name: Type.String(), boot_type: Type.String(), script_version: Type.Integer() }),

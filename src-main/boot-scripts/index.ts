@@ -9,11 +9,12 @@ import { bootScriptRoutes } from './boot-scripts-routes.js';
 import { EntryScriptStore } from './entry-script.js';
 
 export { BootScriptService, type BootAccessCheck, type BootPreview, type BootRequest } from './boot-script-service.js';
+export type { BootOverride, BootOverrideInput, BootOverrideResult } from './boot-override.js';
 export { bootScriptProvider, bootRequestFrom } from './boot-script-provider.js';
 export { bootScriptRoutes, type BootScriptRouteOperations } from './boot-scripts-routes.js';
 export { DEFAULT_ENTRY_TEMPLATE, EntryScriptStore, type EntryScriptView } from './entry-script.js';
 export { BOOT_ACTIONS, BOOT_REASONS, type BootAction, type BootReason } from './boot-scripts-contract.js';
-export { ENTRY_SCRIPT_PATH, HOST_SCRIPT_PATH, BOOT_HTTP_PREFIX, type HttpEndpoint, type ServerEndpoint } from './server-endpoint.js';
+export { ENTRY_SCRIPT_PATH, HOST_SCRIPT_PATH, BOOT_HTTP_PREFIX, serverEndpointFor, type HttpEndpoint, type ServerEndpoint } from './server-endpoint.js';
 
 /**
  * The boot scripts area module (docs/architecture.md, "Area folders"): the

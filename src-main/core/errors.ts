@@ -15,6 +15,7 @@ export const ERROR_CATALOGUE = {
   METHOD_NOT_ALLOWED: { status: 405, summary: 'The path exists but not with this method (see the Allow header)' },
   CONFLICT: { status: 409, summary: 'The request conflicts with existing data (a duplicate)' },
   INVALID_STATE: { status: 409, summary: 'The operation is not valid in the resource\'s current state' },
+  GONE: { status: 410, summary: 'The resource existed but is no longer available (a finished or expired install task)' },
   PAYLOAD_TOO_LARGE: { status: 413, summary: 'The body exceeds the size limit' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, summary: 'The body is not application/json' },
   RATE_LIMITED: { status: 429, summary: 'Too many requests; retry after the Retry-After header' },

@@ -55,6 +55,12 @@ export const KNOWN_EVENT_KINDS = {
   'bmc.batch.progress': 'A BMC batch finished one more item; detail: batch_id, action, done, total, succeeded, failed, user',
   'netboot.catalog.invalid': 'The shipped netboot catalog failed its checks; start-up stops (error); detail: file, problems',
   'netboot.overlay.changed': 'A netboot catalog overlay was created, replaced or deleted; detail: distro, action, fields, user',
+  'netboot.task.created': 'An install task was created; mac, host_id; detail: task_id, distro, version, arch, template_id, after_install',
+  'netboot.task.state': 'An install task changed state (warn for failed and expired); mac, host_id; detail: task_id, from, to, source (api, boot, answer, callback, expiry), message',
+  'netboot.task.firmware_unsupported': 'A machine with an install task booted in a firmware mode its catalog entry does not support; the task stays pending (warn); mac, ip, host_id; detail: task_id, firmware, supported',
+  'netboot.answer_fetched': 'An installer fetched its answer file or a cloud-init seed file; mac, ip, host_id; detail: task_id, file, template_id, template_version, bytes, content_type',
+  'netboot.answer_refused': 'A PXE runtime request was refused (no or wrong token, unknown or final task, foreign address, rate limit) (warn; at most 20 a minute, the rest counted in suppressed); ip; detail: route, reason, task_id, suppressed',
+  'netboot.callback': 'An installer reported progress (warn for failed); mac, ip, host_id; detail: task_id, state, message',
 } as const satisfies Record<string, string>;
 
 export type KnownEventKind = keyof typeof KNOWN_EVENT_KINDS;

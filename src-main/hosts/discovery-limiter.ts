@@ -1,5 +1,5 @@
 import { ipFamily, subnetOf } from '../network/ip-math.js';
-import { TokenBucket } from './token-bucket.js';
+import { TokenBucket } from '../core/token-bucket.js';
 
 /**
  * Bounds on recording unknown machines as discovered hosts. The boot script

@@ -1,6 +1,7 @@
 import type { BootFilesFacade } from '../boot-files/index.js';
 import type { BootScriptService } from '../boot-scripts/index.js';
 import type { AreaModule } from '../core/area.js';
+import type { DhcpFacade } from '../dhcp/index.js';
 import type { HostService } from '../hosts/index.js';
 import type { ProfileService } from '../profiles/index.js';
 import type { TemplateRenderer } from '../templates/index.js';
@@ -8,7 +9,9 @@ import { serverEndpointFor } from '../boot-scripts/server-endpoint.js';
 import { AnswerTemplateService, answerRoutes, PresetCatalog } from './answers/index.js';
 import { createCatalogPart, type NetbootCatalog } from './catalog/index.js';
 import { createNetbootFilesPart, type CatalogListing, type NetbootFilesFacade } from './files/index.js';
-import type { CatalogReader } from './netboot-ports.js';
+import type { AnswerRenderer, CatalogReader } from './netboot-ports.js';
+import { createTasksPart, type TasksFacade } from './tasks/index.js';
+import type { RuntimeLimits } from './tasks/runtime-limiter.js';
 
 export * from './netboot-ports.js';
 export * from './catalog/index.js';
@@ -21,10 +24,16 @@ export interface NetbootAreaOptions {
   now?: () => Date;
   /** The shipped answer presets (index.yaml and template files); default resources/netboot/presets. */
   presetDir?: string;
-  /** files: a catalog replacing the shipped one (tests of the files part through a real core). */
+  /** Test seam: a catalog in place of the shipped one (files and tasks tests use small fakes). */
   catalogReader?: CatalogReader & CatalogListing;
+  /** Test seam: an answer renderer in place of the answers part's. */
+  answerRenderer?: AnswerRenderer;
   /** files: observes the headers of every mirror request (tests assert Range on a resumed download). */
   onMirrorRequest?: (url: string, headers: Record<string, string>) => void;
+  /** Rate limits of the PXE runtime endpoints (tests lower them). */
+  runtimeLimits?: Partial<RuntimeLimits>;
+  /** How often overdue install tasks are expired (tests shorten it). */
+  taskExpiryCheckMs?: number;
 }
 
 /** The netboot area's operations as other areas, routes and tests see them (filled in by its parts). */
@@ -35,6 +44,8 @@ export interface NetbootFacade {
   files: NetbootFilesFacade;
   /** Answer templates (answers/): CRUD, versions, presets, validation, preview; the AnswerRenderer of install tasks. */
   answers: AnswerTemplateService;
+  /** Install tasks and the PXE runtime endpoints (tasks/). */
+  tasks: TasksFacade;
 }
 
 /**
@@ -49,12 +60,19 @@ export function netbootArea(
 ): AreaModule<
   'netboot',
   NetbootFacade,
-  { templates: TemplateRenderer; profiles: ProfileService; hosts: HostService; 'boot-files': BootFilesFacade; 'boot-scripts': BootScriptService }
+  {
+    templates: TemplateRenderer;
+    profiles: ProfileService;
+    hosts: HostService;
+    dhcp: Pick<DhcpFacade, 'leases'>;
+    'boot-files': BootFilesFacade;
+    'boot-scripts': BootScriptService;
+  }
 > {
   return {
     name: 'netboot',
-    needs: ['templates', 'profiles', 'hosts', 'boot-files', 'boot-scripts'],
-    async create(kernel, { templates, hosts, 'boot-files': bootFiles }) {
+    needs: ['templates', 'profiles', 'hosts', 'dhcp', 'boot-files', 'boot-scripts'],
+    async create(kernel, { templates, profiles, hosts, dhcp, 'boot-files': bootFiles, 'boot-scripts': bootScripts }) {
       // catalog/: the shipped catalog (checked here, refused in prepare()) and the overlays.
       const catalogPart = await createCatalogPart({ ...(options.catalogFile ? { file: options.catalogFile } : {}), store: kernel.store, events: kernel.events, log: kernel.log });
       const catalog = options.catalogReader ?? catalogPart.catalog;
@@ -79,13 +97,31 @@ export function netbootArea(
           return { ip: endpoint.ip, http_url: endpoint.base_url, boot_url: endpoint.boot_url, name: kernel.settings.general().server_name };
         },
       });
+      // tasks/: install tasks, the installer boot override and the PXE runtime endpoints.
+      const tasks = createTasksPart(kernel, {
+        catalog,
+        answers: options.answerRenderer ?? answers,
+        templates,
+        hosts,
+        profiles,
+        leases: dhcp.leases,
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.runtimeLimits ? { runtimeLimits: options.runtimeLimits } : {}),
+        ...(options.taskExpiryCheckMs !== undefined ? { expiryCheckMs: options.taskExpiryCheckMs } : {}),
+      });
+      bootScripts.addBootOverride(tasks.facade.bootOverride);
+      // A template an active task uses is not deleted.
+      answers.addUsageCheck(tasks.facade.templateUsage);
+      answers.setTaskLookup(tasks.facade.previewContext);
       return {
-        facade: { catalog: catalogPart.catalog, files: files.facade, answers },
-        routes: [catalogPart.routes, ...files.routes, answerRoutes(answers)],
+        facade: { catalog: catalogPart.catalog, files: files.facade, answers, tasks: tasks.facade },
+        routes: [catalogPart.routes, ...files.routes, answerRoutes(answers), ...tasks.routes],
         services: [],
         async prepare() {
           catalogPart.prepare();
         },
+        start: async () => tasks.start(),
+        stop: async () => tasks.stop(),
         async close() {
           await files.close();
         },

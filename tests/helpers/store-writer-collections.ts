@@ -14,6 +14,7 @@ export const WRITER_COLLECTIONS = [
   'config/access_unauthorized',
   'config/bmc_configs',
   'config/wol_schedules',
+  'config/netboot_tasks',
   'auth/users',
   'auth/sessions',
   'auth/tokens',

@@ -40,6 +40,13 @@ export function roleAllows(held: Role, required: Role): boolean {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * A route booting machines call (the netboot PXE runtime: answer files,
+     * progress callbacks), public like the /boot/ files: not audited (its
+     * requests are events of their own, rate-limited by the route), and its
+     * path may hold a per-task token that must not reach an audit row or log.
+     */
+    machineRuntime?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;

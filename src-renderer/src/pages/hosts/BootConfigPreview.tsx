@@ -11,6 +11,7 @@ const ACTION_TEXT: Record<BootAction, string> = {
   menu: 'Gets the boot menu',
   local: 'Boots from the local disk',
   denied: 'Is denied',
+  install: 'Boots its install task\'s installer',
 };
 
 function Preview({ config }: { config: BootPreview }) {

@@ -1,0 +1,92 @@
+import type { Host } from '../../hosts/host-types.js';
+import type { ServerEndpoint } from '../../profiles/template-context.js';
+import type { TemplateData } from '../../templates/template-engine.js';
+import type { TemplateRenderer } from '../../templates/template-renderer.js';
+import type { ResolvedEntry } from '../netboot-ports.js';
+import { installerScript, servedFileUrl } from './installer-script.js';
+import { taskLabel, type InstallTaskService } from './install-task-service.js';
+import { taskUrls, type TaskUrls } from './task-urls.js';
+import type { TaskRow } from './task-types.js';
+
+/** The server a machine reached, as templates name it. */
+export type TaskServer = ServerEndpoint & { name: string };
+
+/** What one machine is told to boot for its task. */
+export interface Installer {
+  resolved: ResolvedEntry;
+  label: string;
+  kernelUrl: string;
+  initrdUrls: string[];
+  /** Rendered, not yet escaped for iPXE. */
+  cmdline: string;
+  /** The answer URL the installer is given (the seed directory for cloud-init), or null when the entry has no answer file. */
+  answerUrl: string | null;
+  urls: TaskUrls;
+}
+
+/**
+ * Builds a task's installer for a machine: the entry's files at their served
+ * paths and its command line (Liquid, in the templates sandbox) with the
+ * task's answer URL in it.
+ */
+export class TaskInstaller {
+  constructor(private readonly deps: { tasks: InstallTaskService; templates: TemplateRenderer }) {}
+
+  async build(row: TaskRow, server: TaskServer, host: Host | null): Promise<Installer> {
+    const resolved = this.deps.tasks.resolve(row);
+    const token = await this.deps.tasks.token(row);
+    const urls = taskUrls(server.base_url, row.id, token);
+    const answerUrl = resolved.answer === null ? null : resolved.answer.kind === 'autoinstall' ? urls.seed : urls.answer;
+    const data = cmdlineData(row, resolved, server, host, urls, answerUrl);
+    const answerArgument = resolved.answer === null ? '' : await this.deps.templates.render(resolved.answer.argument, data);
+    const cmdline = (await this.deps.templates.render(resolved.cmdline, { ...data, answer_argument: answerArgument })).trim();
+    const kernel = resolved.files.find((file) => file.role === 'kernel');
+    return {
+      resolved,
+      label: taskLabel(row, resolved),
+      kernelUrl: kernel ? servedFileUrl(server.boot_url, kernel.served_path) : '',
+      initrdUrls: resolved.files.filter((file) => file.role === 'initrd').map((file) => servedFileUrl(server.boot_url, file.served_path)),
+      cmdline,
+      answerUrl,
+      urls,
+    };
+  }
+
+  /** The iPXE script of the installer; throws AppError VALIDATION_FAILED when the command line cannot be written in iPXE. */
+  script(row: TaskRow, installer: Installer, server: TaskServer): string {
+    return installerScript({
+      taskId: row.id,
+      label: installer.label,
+      loader: installer.resolved.entry.loader,
+      files: installer.resolved.files,
+      bootUrl: server.boot_url,
+      cmdline: installer.cmdline,
+    });
+  }
+}
+
+/** The variables of the entry's `cmdline` and `answer.argument` templates (docs/netboot.md). */
+export function cmdlineData(row: TaskRow, resolved: ResolvedEntry, server: TaskServer, host: Host | null, urls: TaskUrls, answerUrl: string | null): TemplateData {
+  return {
+    answer_url: answerUrl ?? '',
+    answer_seed_url: resolved.answer === null ? '' : urls.seed,
+    callback_url: urls.callback,
+    mirror: resolved.mirror ?? '',
+    version: resolved.version.version,
+    codename: resolved.version.codename ?? '',
+    arch: resolved.arch.arch,
+    arch_alias: resolved.entry.arch_aliases?.[resolved.arch.arch] ?? resolved.arch.arch,
+    host: {
+      id: host?.id ?? null,
+      mac: row.mac,
+      hostname: host?.hostname ?? null,
+      ip: host?.ip ?? null,
+      group: host?.group ?? null,
+      arch: host?.arch ?? null,
+      platform: host?.platform ?? null,
+    },
+    variables: { ...row.variables },
+    server: { ...server },
+    task: { id: row.id, distro: row.distro, version: row.version, arch: row.arch },
+  };
+}
