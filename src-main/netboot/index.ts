@@ -105,6 +105,12 @@ export function netbootArea(
         hosts,
         profiles,
         leases: dhcp.leases,
+        files: {
+          problem: async (resolved) => (await files.facade.source.check(resolved)).problem,
+          prefetch: async (resolved) => {
+            if ((await files.facade.source.check(resolved)).availability === 'remote') await files.facade.jobs.start(resolved);
+          },
+        },
         ...(options.now ? { now: options.now } : {}),
         ...(options.runtimeLimits ? { runtimeLimits: options.runtimeLimits } : {}),
         ...(options.taskExpiryCheckMs !== undefined ? { expiryCheckMs: options.taskExpiryCheckMs } : {}),

@@ -8,7 +8,7 @@ import type { ChangeNote, ProfileInput } from '../../profiles/profile-types.js';
 import type { TemplateRenderer } from '../../templates/template-renderer.js';
 import type { InstallTask, ProfileFromNetboot } from '../netboot-contract.js';
 import type { AnswerContext, AnswerRenderer, CatalogReader } from '../netboot-ports.js';
-import { InstallTaskService } from './install-task-service.js';
+import { InstallTaskService, type TaskFiles } from './install-task-service.js';
 import type { LeaseLookup } from './machine-address.js';
 import { profileFromNetboot } from './profile-from-netboot.js';
 import { RuntimeLimiter, type RuntimeLimits } from './runtime-limiter.js';
@@ -20,7 +20,7 @@ import { taskView } from './task-view.js';
 import { taskRoutes } from './tasks-routes.js';
 import type { TaskRow } from './task-types.js';
 
-export { InstallTaskService, TASKS_COLLECTION, type TaskFilter } from './install-task-service.js';
+export { InstallTaskService, TASKS_COLLECTION, type TaskFilter, type TaskFiles } from './install-task-service.js';
 export { TASK_TRANSITIONS, canTransition, isFinalState } from './task-states.js';
 export type { TaskRow, TaskTransition } from './task-types.js';
 
@@ -41,6 +41,8 @@ export interface TasksPartDeps {
   hosts: { get(id: number): Host | undefined; findByMac(mac: string): Host | undefined };
   profiles: { create(input: ProfileInput, note: ChangeNote): Promise<Profile> };
   leases: LeaseLookup;
+  /** The files part, as the tasks use it (absent in tests without one). */
+  files?: TaskFiles;
   now?: () => Date;
   runtimeLimits?: Partial<RuntimeLimits>;
   expiryCheckMs?: number;
@@ -77,6 +79,7 @@ export function createTasksPart(kernel: Kernel, deps: TasksPartDeps): TasksPart 
     catalog: deps.catalog,
     answers: deps.answers,
     hosts: deps.hosts,
+    ...(deps.files ? { files: deps.files } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.expiryCheckMs !== undefined ? { expiryCheckMs: deps.expiryCheckMs } : {}),
   });
@@ -97,7 +100,7 @@ export function createTasksPart(kernel: Kernel, deps: TasksPartDeps): TasksPart 
   const facade: TasksFacade = {
     service,
     view: (row, options) => taskView(viewDeps, row, options),
-    bootOverride: taskBootOverride({ tasks: service, installer, catalog: deps.catalog, leases: deps.leases, events: kernel.events, log: kernel.log }),
+    bootOverride: taskBootOverride({ tasks: service, installer, catalog: deps.catalog, ...(deps.files ? { files: deps.files } : {}), leases: deps.leases, events: kernel.events, log: kernel.log }),
     templateUsage: (templateId) => service.usingTemplate(templateId).map((row) => ({ id: row.id, name: `install task ${row.id} (${row.mac})` })),
     previewContext: async (taskId) => {
       const row = service.get(taskId);

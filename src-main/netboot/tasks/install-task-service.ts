@@ -1,4 +1,4 @@
-import { AppError, invalid, notFound } from '../../core/errors.js';
+import { AppError, errorMessage, invalid, notFound } from '../../core/errors.js';
 import { paginate, type ListPage, type ListQueryInput } from '../../core/http-kit/list-query.js';
 import type { Logger } from '../../core/logger.js';
 import { normalizeMac, unicastMacProblem } from '../../core/mac.js';
@@ -35,8 +35,18 @@ export interface InstallTaskServiceDeps {
   catalog: CatalogReader;
   answers: Pick<AnswerRenderer, 'require'>;
   hosts: { get(id: number): Host | undefined; findByMac(mac: string): Host | undefined };
+  /** The entry's boot files: a new task notes what is missing and starts downloading what is only remote. */
+  files?: TaskFiles;
   now?: () => Date;
   expiryCheckMs?: number;
+}
+
+/** What the tasks need of the files part (docs/netboot.md, "Boot files and the download cache"). */
+export interface TaskFiles {
+  /** Why the entry cannot boot now (files missing, only remote while offline), or null. Local checks only, never the network. */
+  problem(resolved: ResolvedEntry): Promise<string | null>;
+  /** Starts a prefetch of what is only remote (nothing when every file is here). */
+  prefetch(resolved: ResolvedEntry): Promise<void>;
 }
 
 /** A task's entry as people name it: `Debian 12 (x86_64)`. */
@@ -139,7 +149,6 @@ export class InstallTaskService {
           answer_kind: resolved.answer?.kind ?? null,
           variables: { ...(input.variables ?? {}) },
           state: 'pending',
-          message: '',
           after_install: input.after_install ?? 'local_disk',
           expiry_minutes: minutes,
           expires_at: new Date(now.getTime() + minutes * 60_000).toISOString(),
@@ -149,6 +158,7 @@ export class InstallTaskService {
           token_sealed: await sealToken(this.deps.secrets, id, token),
           events_after_id: this.lastEventId(),
           transitions: [transition],
+          message: (await this.deps.files?.problem(resolved)) ?? '',
         },
         now,
       );
@@ -163,7 +173,9 @@ export class InstallTaskService {
         },
         now,
       );
-      this.log.info(`install task ${row.id} created for ${mac}: ${taskLabel(row, resolved)}`);
+      this.log.info(`install task ${row.id} created for ${mac}: ${taskLabel(row, resolved)}${row.message ? `; ${row.message}` : ''}`);
+      // Files only on the mirror are fetched now, not while the machine waits for its kernel.
+      this.deps.files?.prefetch(resolved).catch((err: unknown) => this.log.warn(`install task ${row.id}: prefetch not started: ${errorMessage(err)}`));
       return row;
     });
   }

@@ -7,7 +7,7 @@ import { TemplateError } from '../../templates/template-engine.js';
 import type { Firmware } from '../netboot-contract.js';
 import type { CatalogReader } from '../netboot-ports.js';
 import { unsupportedFirmwareScript } from './installer-script.js';
-import { taskLabel, type InstallTaskService } from './install-task-service.js';
+import { taskLabel, type InstallTaskService, type TaskFiles } from './install-task-service.js';
 import { leasedAddress, sameAddress, type LeaseLookup } from './machine-address.js';
 import type { TaskInstaller } from './task-installer.js';
 import type { TaskRow } from './task-types.js';
@@ -16,6 +16,8 @@ export interface TaskBootDeps {
   tasks: InstallTaskService;
   installer: TaskInstaller;
   catalog: Pick<CatalogReader, 'supports'>;
+  /** Whether the entry's boot files can be had now; absent: not checked. */
+  files?: Pick<TaskFiles, 'problem'>;
   leases: LeaseLookup;
   events: EventLog;
   log: Logger;
@@ -85,6 +87,12 @@ async function installerFor(deps: TaskBootDeps, row: TaskRow, input: BootOverrid
           });
         },
       };
+    }
+    // Files missing (or only remote while offline): the machine shows what to copy or download and retries, instead of a kernel download that fails.
+    const filesProblem = (await deps.files?.problem(installer.resolved)) ?? null;
+    if (filesProblem !== null) {
+      deps.log.warn(`install task ${row.id}: ${input.mac} cannot boot its installer yet: ${filesProblem}`);
+      return { ...base, reason_text: `${reasonText}, but its boot files are not here`, script: renderFailedScript(`install task ${row.id}`, filesProblem), error: filesProblem };
     }
     const script = deps.installer.script(row, installer, input.server);
     return {

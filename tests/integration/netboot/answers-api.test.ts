@@ -170,7 +170,14 @@ describe('answer templates API', () => {
     const byMac = await call('POST', `/netboot/answer-templates/${String(made.id)}/preview`, { mac: '52-54-00-AA-BB-42' });
     expect(byMac.body.data.content).toContain('hostname: "web42"');
     expect((await call('POST', `/netboot/answer-templates/${String(made.id)}/preview`, { host_id: 999 })).status).toBe(404);
-    expect((await call('POST', `/netboot/answer-templates/${String(made.id)}/preview`, { task_id: 1 })).status).toBe(503);
+    expect((await call('POST', `/netboot/answer-templates/${String(made.id)}/preview`, { task_id: 999 })).status).toBe(404);
+    // As an install task would get it, its token replaced: the real one is only in what the machine fetches.
+    const task = await call('POST', '/netboot/tasks', { mac: '52:54:00:aa:bb:42', distro: 'ubuntu', version: '24.04', template_id: made.id });
+    expect(task.status, task.body.error).toBe(201);
+    const byTask = await call('POST', `/netboot/answer-templates/${String(made.id)}/preview`, { task_id: task.body.data.id });
+    expect(byTask.status, byTask.body.error).toBe(200);
+    expect(byTask.body.data.content).toContain(`/netboot/callback/${String(task.body.data.id)}/TOKEN/installing`);
+    expect(byTask.body.data.content).toContain('hostname: "web42"');
   });
 
   it('validates unsaved and stored templates with lines', async () => {

@@ -1,3 +1,5 @@
+import { rename } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstallTask } from '../../../src-main/netboot/netboot-contract.js';
 import { lintIpxeScript } from '../../unit/boot-scripts/ipxe-lint.js';
@@ -58,6 +60,27 @@ describe('a machine with an install task', () => {
     expect(after).toContain('is done: the machine boots its local disk');
     expect(after).toMatch(/exit 0\n$/);
     expect(lintIpxeScript(after)).toEqual([]);
+  });
+
+  it('with its boot files missing: the task says so at creation, the machine is told what to copy and retries, the task stays pending', async () => {
+    const dir = path.join(lab.t.core.area('boot-files').files.root, 'netboot', 'debian', '11', 'x86_64');
+    await rename(path.join(dir, 'initrd.gz'), path.join(dir, 'initrd.gz.away'));
+    try {
+      const mac = nextMac();
+      const created = await createTask(lab, { mac, distro: 'debian', version: '11' });
+      expect(created.message).toContain(`has no mirror: put initrd.gz at ${dir}/`);
+      const script = await bootScript(lab, mac);
+      expect(script).toContain(`put initrd.gz at ${dir}/`);
+      expect(script).not.toContain('kernel ');
+      expect(lintIpxeScript(script)).toEqual([]);
+      expect(task(created.id).state).toBe('pending');
+      // Once the file is there, the next try boots the installer.
+      await rename(path.join(dir, 'initrd.gz.away'), path.join(dir, 'initrd.gz'));
+      expect(await bootScript(lab, mac)).toContain('netboot/debian/11/x86_64/linux');
+      expect(task(created.id).state).toBe('booting');
+    } finally {
+      await rename(path.join(dir, 'initrd.gz.away'), path.join(dir, 'initrd.gz')).catch(() => undefined);
+    }
   });
 
   it('with after_install host_profile, follows the host\'s profile once done; cancelled tasks stop overriding', async () => {
