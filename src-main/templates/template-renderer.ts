@@ -26,8 +26,15 @@ export interface TemplateRenderer {
 export interface TemplateWorkerOptions {
   /** Worker threads; 1 or 2 (renders take well under a millisecond; a second thread only helps while one is being killed). */
   workers?: number;
-  /** Jobs waiting for a worker before new ones are refused (bounds memory under an unauthenticated flood). */
+  /** Jobs waiting for a worker before new ones are refused whatever their cost (bounds memory under an unauthenticated flood). */
   maxQueued?: number;
+  /**
+   * A new job is refused when the jobs already waiting would keep it waiting
+   * longer than this (their count × the recent time per job): a boot storm of
+   * cheap renders queues, a few renders that run into the kill timer do not
+   * make everyone else wait seconds.
+   */
+  maxWaitMs?: number;
   /** Wall time of one job in its worker before the worker is terminated. */
   killAfterMs?: number;
   /** Heap of one worker; a render that needs more kills only its worker. */
@@ -35,7 +42,12 @@ export interface TemplateWorkerOptions {
   log: Logger;
 }
 
-export const TEMPLATE_WORKER_DEFAULTS = { workers: 1, maxQueued: 32, maxHeapMb: 128 } as const;
+export const TEMPLATE_WORKER_DEFAULTS = { workers: 1, maxQueued: 1024, maxWaitMs: 2000, maxHeapMb: 128 } as const;
+
+/** What a job is assumed to cost before any ran (a typical boot script renders in well under 1 ms). */
+const INITIAL_JOB_MS = 2;
+/** Weight of the newest job in the moving average of job time. */
+const JOB_MS_WEIGHT = 0.2;
 
 interface Job {
   job: TemplateJob;
@@ -54,7 +66,8 @@ interface Slot {
 }
 
 /**
- * A small pool of template workers with a bounded queue. A job that runs
+ * A small pool of template workers with a bounded queue (by count and by the
+ * wait it would mean, see `maxWaitMs`). A job that runs
  * longer than `killAfterMs` (a filter walking millions of elements, which
  * LiquidJS's own time limit cannot interrupt) gets its worker terminated and
  * replaced, and fails with "render exceeded N ms". Workers start on first use
@@ -64,6 +77,9 @@ export class WorkerTemplateRenderer implements TemplateRenderer {
   private readonly slots: (Slot | null)[];
   private readonly queue: Job[] = [];
   private readonly maxQueued: number;
+  private readonly maxWaitMs: number;
+  /** Moving average of the wall time of recent jobs in their worker (killed ones count as the kill time). */
+  private jobMs = INITIAL_JOB_MS;
   private readonly killAfterMs: number;
   private readonly maxHeapMb: number;
   private readonly log: Logger;
@@ -74,6 +90,7 @@ export class WorkerTemplateRenderer implements TemplateRenderer {
     if (!Number.isInteger(workers) || workers < 1 || workers > 2) throw new Error(`template workers must be 1 or 2, not ${workers}`);
     this.slots = Array.from({ length: workers }, () => null);
     this.maxQueued = options.maxQueued ?? TEMPLATE_WORKER_DEFAULTS.maxQueued;
+    this.maxWaitMs = options.maxWaitMs ?? TEMPLATE_WORKER_DEFAULTS.maxWaitMs;
     this.killAfterMs = options.killAfterMs ?? TEMPLATE_LIMITS.killAfterMs;
     this.maxHeapMb = options.maxHeapMb ?? TEMPLATE_WORKER_DEFAULTS.maxHeapMb;
     this.log = options.log.scope('templates');
@@ -118,15 +135,26 @@ export class WorkerTemplateRenderer implements TemplateRenderer {
     if (source.length > TEMPLATE_LIMITS.maxSourceChars) {
       return Promise.reject(new TemplateError(`the template is longer than ${TEMPLATE_LIMITS.maxSourceChars} characters`));
     }
-    if (this.queue.length >= this.maxQueued) {
+    if (this.queue.length >= this.maxQueued || this.expectedWaitMs() > this.maxWaitMs) {
       return Promise.reject(
-        new AppError('UNAVAILABLE', `the template renderer is busy (${this.queue.length} renders waiting); retry shortly`, { headers: { 'retry-after': '1' } }),
+        new AppError('UNAVAILABLE', `the template renderer is busy (${this.queue.length} renders waiting, about ${Math.round(this.expectedWaitMs())} ms); retry shortly`, {
+          headers: { 'retry-after': '1' },
+        }),
       );
     }
     return new Promise<string>((resolve, reject) => {
       this.queue.push({ job, resolve, reject });
       this.pump();
     });
+  }
+
+  /** How long a job submitted now would wait for a worker. */
+  private expectedWaitMs(): number {
+    return (this.queue.length * this.jobMs) / this.slots.length;
+  }
+
+  private tookMs(ms: number): void {
+    this.jobMs += (ms - this.jobMs) * JOB_MS_WEIGHT;
   }
 
   /** Hands waiting jobs to idle workers, starting workers as needed. */
@@ -140,15 +168,18 @@ export class WorkerTemplateRenderer implements TemplateRenderer {
 
   private dispatch(slot: Slot, job: Job): void {
     slot.running = job;
+    const started = performance.now();
     slot.worker.request((seq) => ({ ...job.job, seq }), { timeoutMs: this.killAfterMs, onTimeout: 'terminate' }).then(
       (reply) => {
         slot.running = null;
+        this.tookMs(performance.now() - started);
         if (reply.type === 'done') job.resolve(reply.output);
         else job.reject(failureError(reply.failure));
         this.pump();
       },
       (err: Error) => {
         slot.running = null;
+        this.tookMs(performance.now() - started);
         if (err instanceof WorkerTimeoutError) this.killed(slot, job);
         else job.reject(this.crashError(err));
       },

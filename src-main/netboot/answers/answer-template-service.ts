@@ -22,6 +22,7 @@ import type {
 } from '../netboot-contract.js';
 import type { AnswerContext, AnswerRenderer, RenderedAnswer } from '../netboot-ports.js';
 import { answerTemplateData, CONTENT_TYPES, sampleAnswerContext } from './answer-data.js';
+import { RenderedAnswers } from './rendered-answers.js';
 import { applySecretChanges, maskedSecrets, openSecrets, scrubSecrets, secretNames } from './answer-secrets.js';
 import {
   TEMPLATE_SORT_FIELDS,
@@ -71,6 +72,7 @@ export class AnswerTemplateService implements AnswerRenderer {
   private readonly versions: TextVersions<AnswerTemplateVersionRow>;
   private readonly queue = new SerialQueue();
   private readonly usageChecks: AnswerTemplateUsageCheck[] = [];
+  private readonly rendered = new RenderedAnswers();
   private taskLookup: AnswerTaskLookup | null = null;
   private readonly log: Logger;
 
@@ -158,6 +160,7 @@ export class AnswerTemplateService implements AnswerRenderer {
         secrets,
         version: changed ? current.version + 1 : current.version,
       });
+      this.rendered.clear();
       if (!updated) throw notFound('answer template', id);
       if (changed) await this.addVersion(updated, note, 'updated');
       return view(updated);
@@ -175,6 +178,7 @@ export class AnswerTemplateService implements AnswerRenderer {
         throw conflict(`answer template "${row.name}" (id ${id}) is used by install tasks ${named.join(', ')}${more}; cancel or finish them first`, users.map((task) => ({ field: 'tasks', message: `${task.name} (id ${task.id})` })));
       }
       await this.rows.remove(id);
+      this.rendered.clear();
       await this.versions.removeOwner(id);
       this.log.info(`answer template ${id} "${row.name}" deleted`);
       return view(row);
@@ -210,6 +214,7 @@ export class AnswerTemplateService implements AnswerRenderer {
       const target = this.requireVersion(current, version);
       if (target.content === current.content) return view(current);
       const updated = await this.rows.update(id, { content: target.content, version: current.version + 1 });
+      this.rendered.clear();
       if (!updated) throw notFound('answer template', id);
       await this.addVersion(updated, { author: note.author, comment: note.comment ?? `rollback to version ${target.version}` }, 'rollback');
       return view(updated);
@@ -248,7 +253,11 @@ export class AnswerTemplateService implements AnswerRenderer {
    * preset) for an installing machine. Secrets are decrypted here, for this
    * render only; a failure's message has them masked.
    */
-  async render(templateId: number | null, kind: AnswerKind, context: AnswerContext): Promise<RenderedAnswer> {
+  render(templateId: number | null, kind: AnswerKind, context: AnswerContext): Promise<RenderedAnswer> {
+    return this.rendered.get(JSON.stringify([templateId, kind, context]), () => this.renderNow(templateId, kind, context));
+  }
+
+  private async renderNow(templateId: number | null, kind: AnswerKind, context: AnswerContext): Promise<RenderedAnswer> {
     if (templateId === null) {
       const preset = this.deps.presets.defaultFor(kind);
       const data = answerTemplateData(context, { ...presetDefaults(preset), ...context.variables }, {});

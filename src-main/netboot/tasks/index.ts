@@ -100,7 +100,7 @@ export function createTasksPart(kernel: Kernel, deps: TasksPartDeps): TasksPart 
   const facade: TasksFacade = {
     service,
     view: (row, options) => taskView(viewDeps, row, options),
-    bootOverride: taskBootOverride({ tasks: service, installer, catalog: deps.catalog, ...(deps.files ? { files: deps.files } : {}), leases: deps.leases, events: kernel.events, log: kernel.log }),
+    bootOverride: taskBootOverride({ tasks: service, installer, catalog: deps.catalog, ...(deps.files ? { files: deps.files } : {}), prerender: (row, ip) => runtime.prerender(row, ip), leases: deps.leases, events: kernel.events, log: kernel.log }),
     templateUsage: (templateId) => service.usingTemplate(templateId).map((row) => ({ id: row.id, name: `install task ${row.id} (${row.mac})` })),
     previewContext: async (taskId) => {
       const row = service.get(taskId);

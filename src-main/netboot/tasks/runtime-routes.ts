@@ -43,7 +43,9 @@ export function runtimeRoutes(runtime: TaskRuntime, log: Logger): FastifyPluginA
       throw new AppError('INTERNAL', 'internal error');
     }
   };
-  const sendText = (reply: FastifyReply, rendered: RenderedAnswer) => reply.header('cache-control', 'no-store').type(rendered.content_type).send(rendered.content);
+  // Server-Timing (W3C): the server's own time for this answer, from the request's arrival in fastify to now; what bench:netboot reads.
+  const sendText = (reply: FastifyReply, rendered: RenderedAnswer) =>
+    reply.header('cache-control', 'no-store').header('server-timing', `answer;dur=${reply.elapsedTime.toFixed(2)}`).type(rendered.content_type).send(rendered.content);
 
   return async (app) => {
     // Installers may POST a callback with any body (or a form): it is ignored; the message travels in the query.

@@ -21,6 +21,8 @@ export interface TaskBootDeps {
   leases: LeaseLookup;
   events: EventLog;
   log: Logger;
+  /** Renders the task's answer ahead once its installer went out (TaskRuntime.prerender). */
+  prerender?: (row: TaskRow, ip: string) => void;
 }
 
 /** iPXE `${platform}` → the catalog's firmware; null when the machine did not say (the check is skipped). */
@@ -106,6 +108,7 @@ async function installerFor(deps: TaskBootDeps, row: TaskRow, input: BootOverrid
           // The task changed meanwhile (cancelled, or the installer already called back): the script is out, nothing to undo.
           if (!(err instanceof AppError && err.code === 'INVALID_STATE')) throw err;
         });
+        deps.prerender?.(row, input.client.ip);
       },
     };
   } catch (err) {

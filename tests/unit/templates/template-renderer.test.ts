@@ -131,6 +131,33 @@ describe('the template worker: a bounded queue', () => {
     }
   });
 
+  it('queues a storm of cheap renders (200 machines at once) and serves every one', async () => {
+    const pool = new WorkerTemplateRenderer({ log: recordingLog() });
+    try {
+      const outputs = await Promise.all(Array.from({ length: 200 }, (_unused, index) => pool.render('kernel x hostname={{ host }}', { host: `node-${index}` })));
+      expect(outputs).toEqual(Array.from({ length: 200 }, (_unused, index) => `kernel x hostname=node-${index}`));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses by the wait it would mean: after renders that ran into the kill timer, a short queue is already too long', async () => {
+    const pool = new WorkerTemplateRenderer({ log: recordingLog(), killAfterMs: 200, maxWaitMs: 300 });
+    try {
+      const slow = '{{ (1..450000) | has_exp: "i", "i == 0" }}';
+      // Each slow job is killed at 200 ms: the pool learns that jobs cost about that much now.
+      for (let round = 0; round < 4; round += 1) expect((await failure(pool.render(slow, {}))).message).toContain('exceeded 200 ms');
+      const waiting = [pool.render(slow, {}), pool.render(slow, {}), pool.render(slow, {}), pool.render(slow, {})].map((job) => failure(job));
+      const refused = await failure(pool.render('{{ 1 }}', {}));
+      expect(refused).toBeInstanceOf(AppError);
+      expect((refused as AppError).code).toBe('UNAVAILABLE');
+      expect(refused.message).toMatch(/busy \(\d+ renders waiting, about \d+ ms\)/);
+      await Promise.all(waiting);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('fails pending work when closed and refuses new work', async () => {
     const closing = new WorkerTemplateRenderer({ log: recordingLog() });
     const pending = failure(closing.render('{{ (1..450000) | has_exp: "i", "i == 0" }}', {}));
