@@ -8,7 +8,8 @@
  *   - the reference: dnsmasq (DHCP + DNS, iPXE's option 175 → an HTTP script)
  *     and nginx serving the same kernel, initrd and preseed as static files.
  *
- * Each setup has its own namespace and bridge; the machines take turns. QEMU
+ * Each setup has its own namespace and bridge (Bootwright's as in the QEMU
+ * tests, tests/helpers/qemu-machine.ts); the machines take turns. QEMU
  * runs on CPU 0, the servers on CPU 1. Bootwright's phases (DHCP, scripts,
  * kernel/initrd download, installer start, answer) come from the task's
  * timeline. Needs root, qemu-system-x86, ipxe-qemu, dnsmasq, nginx and
@@ -24,8 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { NetLab, netnsUnavailable } from '../../tests/helpers/netns.js';
-import { NetnsServer, subnet } from '../../tests/helpers/netns-server.js';
-import { DEBIAN_INSTALLER, bootMachine, missingQemuFiles, powerOff } from '../../tests/helpers/qemu-machine.js';
+import { DEBIAN_INSTALLER, bootMachine, installDebianLocally, missingQemuFiles, powerOff, startPxeLab, type PxeLab } from '../../tests/helpers/qemu-machine.js';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '2' } } });
 const RUNS = Number(args.runs);
@@ -92,29 +92,6 @@ function phasesOf(task: Task, poweredOn: number): Record<string, number> {
   return phases;
 }
 
-async function bootwrightSetup(lab: NetLab, work: string) {
-  const lan = await lab.namespace('bw');
-  await lab.bridge(lan, 'br0');
-  await lan.addAddress('br0', '10.93.2.1/24');
-  const { address } = await lab.rootLink(lan, 'api0');
-  const server = new NetnsServer(lan, path.join(work, 'bw-data'), address, { built: true, cpus: '1', logLevel: 'warn' });
-  await server.start();
-  await server.must('PUT', '/settings/interfaces', { served: ['br0'] });
-  await server.must('PUT', '/services/dhcp', {
-    interfaces: [{ name: 'br0', mode: 'server' }],
-    subnets: [subnet('10.93.2.0/24', [{ start: '10.93.2.100', end: '10.93.2.150' }], { router: '10.93.2.1', dns_servers: ['10.93.2.1'] })],
-  });
-  await until('Bootwright DHCP and TFTP running', async () => {
-    const services = await server.must<{ name: string; state: string }[]>('GET', '/services');
-    return ['dhcp', 'tftp'].every((name) => services.find((service) => service.name === name)?.state === 'running') ? true : undefined;
-  }, 30_000);
-  const local = path.join(work, 'bw-data', 'boot', 'netboot', 'debian', '12', 'x86_64');
-  await mkdir(local, { recursive: true });
-  await copyFile(`${DEBIAN_INSTALLER}/linux`, path.join(local, 'linux'));
-  await copyFile(`${DEBIAN_INSTALLER}/initrd.gz`, path.join(local, 'initrd.gz'));
-  return { lan, server };
-}
-
 async function referenceSetup(lab: NetLab, work: string, preseed: string) {
   const lan = await lab.namespace('ref');
   await lab.bridge(lan, 'br0');
@@ -157,8 +134,12 @@ async function main(): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'bw-bench-boot-'));
   const lab = await NetLab.create();
   const machines: ChildProcess[] = [];
+  const labs: PxeLab[] = [];
   try {
-    const bw = await bootwrightSetup(lab, work);
+    const pxe = await startPxeLab({ prefix: '10.93.2', dhcpExtra: { router: '10.93.2.1', dns_servers: ['10.93.2.1'] }, server: { built: true, cpus: '1', logLevel: 'warn' } });
+    labs.push(pxe);
+    await installDebianLocally(path.join(pxe.work, 'data'));
+    const bw = { lan: pxe.lan, server: pxe.server };
     // The reference serves exactly the preseed Bootwright renders for a task.
     const probe = await bw.server.must<Task>('POST', '/netboot/tasks', { mac: '52:54:00:bb:00:ff', distro: 'debian', version: '12', arch: 'x86_64' });
     const answer = new URL(String(probe.answer_url));
@@ -209,10 +190,10 @@ async function main(): Promise<void> {
     for (const name of Object.keys(samples.bootwright[0]?.phases ?? {})) {
       console.log(`| ${name} | ${seconds(median(samples.bootwright.map((sample) => sample.phases?.[name] ?? NaN)))} |`);
     }
-    await bw.server.stop();
     for (const child of ref.children) child.kill('SIGKILL');
   } finally {
     for (const machine of machines) powerOff(machine);
+    for (const started of labs) await started.destroy();
     await lab.destroy();
     await rm(work, { recursive: true, force: true });
   }

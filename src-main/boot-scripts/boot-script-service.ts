@@ -164,70 +164,53 @@ export class BootScriptService {
     const decision = this.decide(host, request.profileId);
     const rendered = await this.render(decision, host, client);
     const profileName = decision.profile?.name ?? null;
+    return this.recordHostScript(request, host, mac, rendered, {
+      failedMessage: `the script of profile "${profileName ?? decision.action}" failed to render for ${mac}: ${rendered.error ?? ''}; the machine shows the error and retries`,
+      servedMessage: `served ${describe(decision)} to ${mac} (${decision.reason})`,
+      detail: { profile: profileName, profile_id: decision.profile?.id ?? null, action: decision.action, reason: decision.reason },
+    });
+  }
+
+  /** Serves an override's script: the same events and counters as a decided script, then its `served` step. */
+  private async serveOverride(result: BootOverrideResult, request: BootRequest, host: Host | null, mac: string): Promise<string> {
+    const script = this.recordHostScript(request, host, mac, result, {
+      failedMessage: `the boot script for ${mac} failed to build (${result.reason_text}): ${result.error ?? ''}; the machine shows the error`,
+      servedMessage: `served ${result.action === 'install' ? 'an installer' : 'local disk boot'} to ${mac} (${result.reason}: ${result.reason_text})`,
+      detail: { profile: null, profile_id: null, action: result.action, reason: result.reason, ...result.detail },
+    });
+    if (result.error === null) await result.served?.();
+    return script;
+  }
+
+  /** Counts a host script and records it: `boot.script_failed` when it carries an error the machine shows, else `boot.script_served`. */
+  private recordHostScript(
+    request: BootRequest,
+    host: Host | null,
+    mac: string,
+    rendered: { script: string; error: string | null },
+    what: { failedMessage: string; servedMessage: string; detail: Record<string, unknown> },
+  ): string {
     const common = { mac, ip: request.ip, ...(host ? { host_id: host.id } : {}) };
     if (rendered.error !== null) {
       this.served.inc({ script: 'host', outcome: 'fallback' });
+      const { action: _action, reason: _reason, ...failedDetail } = what.detail;
       this.deps.events.emit({
         kind: 'boot.script_failed',
         level: 'error',
-        message: `the script of profile "${profileName ?? decision.action}" failed to render for ${mac}: ${rendered.error}; the machine shows the error and retries`,
+        message: what.failedMessage,
         ...common,
-        detail: { script: 'host', profile: profileName, profile_id: decision.profile?.id ?? null, error: rendered.error },
+        detail: { script: 'host', ...failedDetail, error: rendered.error },
       });
       return rendered.script;
     }
     this.served.inc({ script: 'host', outcome: 'ok' });
     this.deps.events.emit({
       kind: 'boot.script_served',
-      message: `served ${describe(decision)} to ${mac} (${decision.reason})`,
+      message: what.servedMessage,
       ...common,
-      detail: {
-        arch: request.arch,
-        platform: request.platform,
-        uuid: request.uuid,
-        serial: request.serial,
-        profile: profileName,
-        profile_id: decision.profile?.id ?? null,
-        action: decision.action,
-        reason: decision.reason,
-      },
+      detail: { arch: request.arch, platform: request.platform, uuid: request.uuid, serial: request.serial, ...what.detail },
     });
     return rendered.script;
-  }
-
-  /** Serves an override's script: the same events and counters as a decided script, then its `served` step. */
-  private async serveOverride(result: BootOverrideResult, request: BootRequest, host: Host | null, mac: string): Promise<string> {
-    const common = { mac, ip: request.ip, ...(host ? { host_id: host.id } : {}) };
-    if (result.error !== null) {
-      this.served.inc({ script: 'host', outcome: 'fallback' });
-      this.deps.events.emit({
-        kind: 'boot.script_failed',
-        level: 'error',
-        message: `the boot script for ${mac} failed to build (${result.reason_text}): ${result.error}; the machine shows the error`,
-        ...common,
-        detail: { script: 'host', profile: null, profile_id: null, error: result.error, ...result.detail },
-      });
-      return result.script;
-    }
-    this.served.inc({ script: 'host', outcome: 'ok' });
-    this.deps.events.emit({
-      kind: 'boot.script_served',
-      message: `served ${result.action === 'install' ? 'an installer' : 'local disk boot'} to ${mac} (${result.reason}: ${result.reason_text})`,
-      ...common,
-      detail: {
-        arch: request.arch,
-        platform: request.platform,
-        uuid: request.uuid,
-        serial: request.serial,
-        profile: null,
-        profile_id: null,
-        action: result.action,
-        reason: result.reason,
-        ...result.detail,
-      },
-    });
-    await result.served?.();
-    return result.script;
   }
 
   private async override(host: Host | null, client: BootClientInfo): Promise<BootOverrideResult | null> {

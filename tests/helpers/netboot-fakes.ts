@@ -1,7 +1,8 @@
 import { AppError } from '../../src-main/core/errors.js';
 import type { Logger } from '../../src-main/core/logger.js';
-import type { AnswerKind, CatalogEntryView, Firmware, Loader, NetbootArch } from '../../src-main/netboot/netboot-contract.js';
-import { netbootFilePath, type AnswerContext, type AnswerRenderer, type CatalogReader, type RenderedAnswer, type ResolvedEntry } from '../../src-main/netboot/netboot-ports.js';
+import type { AnswerKind, CatalogEntryView, Firmware, Loader } from '../../src-main/netboot/netboot-contract.js';
+import type { AnswerContext, AnswerRenderer, CatalogReader, RenderedAnswer } from '../../src-main/netboot/netboot-ports.js';
+import { entryView, fakeCatalog as catalogOf } from './netboot-fake-catalog.js';
 import type { CatalogListing } from '../../src-main/netboot/files/index.js';
 
 /*
@@ -83,12 +84,11 @@ export const FAKE_ENTRIES: FakeEntry[] = [
 ];
 
 function view(entry: FakeEntry): CatalogEntryView {
-  return {
+  const kernel = entry.files.find((file) => file.role === 'kernel')?.name ?? 'kernel';
+  return entryView({
     distro: entry.distro,
     name: entry.name,
-    family: 'debian',
     group: 'test',
-    description: '',
     loader: entry.loader,
     mirror: entry.mirror,
     cmdline: entry.cmdline,
@@ -98,47 +98,16 @@ function view(entry: FakeEntry): CatalogEntryView {
       name: version.version,
       ...(version.codename ? { codename: version.codename } : {}),
       ...(version.default ? { default: true } : {}),
-      architectures: [{ arch: 'x86_64' as const, firmware: entry.firmware, kernel: 'k', initrds: [] }],
+      architectures: [{ arch: 'x86_64' as const, firmware: entry.firmware, kernel, initrds: entry.files.filter((file) => file.role === 'initrd').map((file) => file.name) }],
     })),
-    overlay: false,
-  };
+  });
 }
 
+/** The fake entries as a catalog (local files only: paths are the files' names). */
 export function fakeCatalog(entries: readonly FakeEntry[] = FAKE_ENTRIES): CatalogReader & CatalogListing {
-  return {
-    entries: () => entries.map(view),
-    resolve(distro: string, version?: string, arch: NetbootArch = 'x86_64'): ResolvedEntry {
-      const entry = entries.find((candidate) => candidate.distro === distro);
-      if (!entry) throw new AppError('NOT_FOUND', `catalog entry ${distro} not found`);
-      const entryView = view(entry);
-      const chosen = version === undefined ? (entryView.versions.find((v) => v.default) ?? entryView.versions[0]) : entryView.versions.find((v) => v.version === version);
-      if (!chosen) throw new AppError('NOT_FOUND', `${distro} has no version ${version ?? ''}`);
-      const archEntry = chosen.architectures.find((a) => a.arch === arch);
-      if (!archEntry) throw new AppError('NOT_FOUND', `${distro} ${chosen.version} has no ${arch}`);
-      return {
-        entry: entryView,
-        version: chosen,
-        arch: archEntry,
-        mirror: entry.mirror,
-        files: entry.files.map((file) => ({
-          role: file.role,
-          path: file.name,
-          name: file.name,
-          served_path: netbootFilePath(distro, chosen.version, arch, file.name),
-          url: null,
-          sha256: null,
-        })),
-        cmdline: entry.cmdline,
-        answer: entry.answer,
-      };
-    },
-    supports(resolved: ResolvedEntry, firmware: Firmware): boolean {
-      return resolved.arch.firmware.includes(firmware);
-    },
-  };
+  return catalogOf(entries.map(view));
 }
 
-/** Templates 1 (preseed, version 3) and 2 (kickstart, version 1) exist. */
 export const FAKE_TEMPLATES = [
   { id: 1, kind: 'preseed' as const, version: 3 },
   { id: 2, kind: 'kickstart' as const, version: 1 },

@@ -1,8 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import type { Netns } from './netns.js';
+import { NetLab, type Netns } from './netns.js';
+import { NetnsServer, subnet } from './netns-server.js';
 
 /*
  * QEMU machines that network-boot on a bridge inside a test namespace (the
@@ -63,4 +65,63 @@ export async function bootMachine(ns: Netns, bridge: string, options: MachineOpt
 
 export function powerOff(machine: ChildProcess): void {
   if (machine.exitCode === null && machine.signalCode === null) machine.kill('SIGKILL');
+}
+
+/** A namespace with a bridge served by a headless Bootwright (DHCP server on the bridge), the API reachable from the root namespace. */
+export interface PxeLab {
+  lab: NetLab;
+  lan: Netns;
+  server: NetnsServer;
+  /** Temporary folder of the run (the server's data dir is `data` in it). */
+  work: string;
+  destroy(): Promise<void>;
+}
+
+/**
+ * The topology of the QEMU tests and the boot-time bench: ns "lan" with br0
+ * at `<prefix>.1/24`, Bootwright serving br0 (DHCP pool `<prefix>.100–150`,
+ * `dhcpExtra` for router/DNS), waited for until DHCP and TFTP run.
+ */
+export async function startPxeLab(options: { prefix: string; dhcpExtra?: Record<string, unknown>; server?: ConstructorParameters<typeof NetnsServer>[3] }): Promise<PxeLab> {
+  const work = await mkdtemp(path.join(os.tmpdir(), 'bootwright-qemu-'));
+  const lab = await NetLab.create();
+  const lan = await lab.namespace('lan');
+  await lab.bridge(lan, 'br0');
+  await lan.addAddress('br0', `${options.prefix}.1/24`);
+  const { address } = await lab.rootLink(lan, 'api0');
+  const server = new NetnsServer(lan, path.join(work, 'data'), address, options.server);
+  await server.start();
+  await server.must('PUT', '/settings/interfaces', { served: ['br0'] });
+  await server.must('PUT', '/services/dhcp', {
+    interfaces: [{ name: 'br0', mode: 'server' }],
+    subnets: [subnet(`${options.prefix}.0/24`, [{ start: `${options.prefix}.100`, end: `${options.prefix}.150` }], options.dhcpExtra ?? {})],
+  });
+  // Settings changes restart the servers they concern; wait until both settled.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const services = await server.must<{ name: string; state: string; last_error: string | null }[]>('GET', '/services');
+    const states = ['dhcp', 'tftp'].map((name) => services.find((service) => service.name === name)?.state);
+    if (states.every((state) => state === 'running')) break;
+    if (Date.now() > deadline || states.includes('failed')) throw new Error(`dhcp/tftp did not start: ${JSON.stringify(services)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    lab,
+    lan,
+    server,
+    work,
+    async destroy() {
+      await server.stop().catch(() => undefined);
+      await lab.destroy();
+      await rm(work, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian 12's installer where the netboot catalog looks for a local Debian 12 x86_64 entry, under `dataDir`'s boot root. */
+export async function installDebianLocally(dataDir: string): Promise<void> {
+  const local = path.join(dataDir, 'boot', 'netboot', 'debian', '12', 'x86_64');
+  await mkdir(local, { recursive: true });
+  await copyFile(`${DEBIAN_INSTALLER}/linux`, path.join(local, 'linux'));
+  await copyFile(`${DEBIAN_INSTALLER}/initrd.gz`, path.join(local, 'initrd.gz'));
 }

@@ -11,13 +11,11 @@
  *                                   └─ br0 ─┬─ tapI (installer VM) ─ tapO (other VM)
  */
 import type { ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NetLab, skipNetnsTest, type Netns } from '../../helpers/netns.js';
-import { NetnsServer, subnet } from '../../helpers/netns-server.js';
-import { DEBIAN_INSTALLER, bootMachine, missingQemuFiles, powerOff } from '../../helpers/qemu-machine.js';
+import { skipNetnsTest, type Netns } from '../../helpers/netns.js';
+import type { NetnsServer } from '../../helpers/netns-server.js';
+import { bootMachine, installDebianLocally, missingQemuFiles, powerOff, startPxeLab, type PxeLab } from '../../helpers/qemu-machine.js';
 
 /** The installer reaches its preseed in about 70 s under TCG; two machines share two cores. */
 const INSTALL_TIMEOUT_MS = 300_000;
@@ -48,7 +46,7 @@ interface EventRow {
   detail: Record<string, unknown> | null;
 }
 
-let lab: NetLab;
+let pxe: PxeLab | undefined;
 let lan: Netns;
 let server: NetnsServer;
 let work: string;
@@ -80,42 +78,16 @@ async function anonymous(url: string): Promise<{ status: number; text: string }>
 
 describe.skipIf(skip)('an unattended Debian install task on a real PXE client (QEMU)', () => {
   beforeAll(async () => {
-    work = await mkdtemp(path.join(os.tmpdir(), 'bootwright-netboot-'));
-    lab = await NetLab.create();
-    lan = await lab.namespace('lan');
-    await lab.bridge(lan, 'br0');
-    await lan.addAddress('br0', '10.93.1.1/24');
-    const { address } = await lab.rootLink(lan, 'api0');
-    server = new NetnsServer(lan, path.join(work, 'data'), address);
-    await server.start();
-    await server.must('PUT', '/settings/interfaces', { served: ['br0'] });
     // The installer runs unattended only with a router and a DNS server from DHCP.
-    await server.must('PUT', '/services/dhcp', {
-      interfaces: [{ name: 'br0', mode: 'server' }],
-      subnets: [subnet('10.93.1.0/24', [{ start: '10.93.1.100', end: '10.93.1.150' }], { router: '10.93.1.1', dns_servers: ['10.93.1.1'], domain_name: 'lab.test' })],
-    });
-    await waitFor(
-      'dhcp and tftp running',
-      async () => {
-        const services = await server.must<{ name: string; state: string; last_error: string | null }[]>('GET', '/services');
-        const states = ['dhcp', 'tftp'].map((name) => services.find((service) => service.name === name)?.state);
-        if (states.includes('failed')) throw new Error(`dhcp/tftp failed: ${JSON.stringify(services)}`);
-        return states.every((state) => state === 'running') ? true : undefined;
-      },
-      30_000,
-    );
+    pxe = await startPxeLab({ prefix: '10.93.1', dhcpExtra: { router: '10.93.1.1', dns_servers: ['10.93.1.1'], domain_name: 'lab.test' } });
+    ({ lan, server, work } = pxe);
     // Debian 12 as a local entry: the package's installer where the catalog looks for local files.
-    const local = path.join(work, 'data', 'boot', 'netboot', 'debian', '12', 'x86_64');
-    await mkdir(local, { recursive: true });
-    await copyFile(`${DEBIAN_INSTALLER}/linux`, path.join(local, 'linux'));
-    await copyFile(`${DEBIAN_INSTALLER}/initrd.gz`, path.join(local, 'initrd.gz'));
+    await installDebianLocally(path.join(work, 'data'));
   }, 180_000);
 
   afterAll(async () => {
     for (const machine of machines) powerOff(machine);
-    await server?.stop().catch(() => undefined);
-    await lab?.destroy();
-    if (work) await rm(work, { recursive: true, force: true });
+    await pxe?.destroy();
   });
 
   it('boots the installer with no human input: preseed fetched, early command calls back, task installing; another machine is unaffected', async () => {

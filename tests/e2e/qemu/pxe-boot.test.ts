@@ -10,13 +10,12 @@
  * server's address inside "lan". Each boot takes about 15–30 s under TCG.
  */
 import type { ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { copyFile, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetLab, skipNetnsTest, type Netns } from '../../helpers/netns.js';
-import { NetnsServer, subnet } from '../../helpers/netns-server.js';
-import { DEBIAN_INSTALLER as INSTALLER, bootMachine as startMachine, missingQemuFiles, powerOff } from '../../helpers/qemu-machine.js';
+import type { NetnsServer } from '../../helpers/netns-server.js';
+import { DEBIAN_INSTALLER as INSTALLER, bootMachine as startMachine, missingQemuFiles, powerOff, startPxeLab, type PxeLab } from '../../helpers/qemu-machine.js';
 
 const BOOT_TIMEOUT_MS = 150_000;
 
@@ -45,6 +44,7 @@ interface Host {
   arch: string | null;
 }
 
+let pxe: PxeLab | undefined;
 let lab: NetLab;
 let lan: Netns;
 let server: NetnsServer;
@@ -77,28 +77,8 @@ describe.skipIf(skip)('real PXE clients in QEMU', () => {
   let holdProfile: number;
 
   beforeAll(async () => {
-    work = await mkdtemp(path.join(os.tmpdir(), 'bootwright-qemu-'));
-    lab = await NetLab.create();
-    lan = await lab.namespace('lan');
-    await lab.bridge(lan, 'br0');
-    await lan.addAddress('br0', '10.93.0.1/24');
-    const { address } = await lab.rootLink(lan, 'api0');
-    server = new NetnsServer(lan, path.join(work, 'data'), address);
-    await server.start();
-    await server.must('PUT', '/settings/interfaces', { served: ['br0'] });
-    await server.must('PUT', '/services/dhcp', {
-      interfaces: [{ name: 'br0', mode: 'server' }],
-      subnets: [subnet('10.93.0.0/24', [{ start: '10.93.0.100', end: '10.93.0.150' }])],
-    });
-    // Settings changes restart the servers they concern; wait until both settled.
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const services = await server.must<{ name: string; state: string; last_error: string | null }[]>('GET', '/services');
-      const states = ['dhcp', 'tftp'].map((name) => services.find((service) => service.name === name)?.state);
-      if (states.every((state) => state === 'running')) break;
-      if (Date.now() > deadline || states.includes('failed')) throw new Error(`dhcp/tftp did not start: ${JSON.stringify(services)}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    pxe = await startPxeLab({ prefix: '10.93.0' });
+    ({ lab, lan, server, work } = pxe);
     // A script that stays on screen: the machine is powered off by the test once it was served.
     const profile = await server.must<{ id: number }>('POST', '/profiles', {
       name: 'hold',
@@ -110,9 +90,7 @@ describe.skipIf(skip)('real PXE clients in QEMU', () => {
 
   afterAll(async () => {
     for (const machine of machines) powerOff(machine);
-    await server?.stop().catch(() => undefined);
-    await lab?.destroy();
-    if (work) await rm(work, { recursive: true, force: true });
+    await pxe?.destroy();
   });
 
   it('boots a BIOS client: lease, entry script, its host profile script', async () => {
