@@ -17,6 +17,11 @@ export async function tempDir(prefix = 'bootwright-test-'): Promise<{ dir: strin
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
 /**
  * A core on a temporary data dir, HTTP on 127.0.0.1 with an ephemeral port,
  * no log files, no web UI and no auto-started network servers unless asked.
@@ -34,8 +39,17 @@ export async function createTestCore(
     ...options.config,
   };
   const { config: _ignored, dataDir: _dir, ...rest } = options;
+  // Tests reach only loopback: a netboot download of any other host (a shipped catalog entry's mirror) fails before it is sent.
+  const observe = rest.netboot?.onMirrorRequest;
+  const netboot = {
+    ...rest.netboot,
+    onMirrorRequest: (url: string, headers: Record<string, string>) => {
+      if (!isLoopbackUrl(url)) throw new Error(`a test tried to download ${url}: tests send traffic only to loopback (put the files under the boot root or serve a local mirror)`);
+      observe?.(url, headers);
+    },
+  };
   // Network servers do not auto-start in tests unless a test asks (they would bind this machine's interfaces).
-  const core = await AppCore.create({ fileLog: false, rendererDir: null, autoStartServices: false, ...rest, config });
+  const core = await AppCore.create({ fileLog: false, rendererDir: null, autoStartServices: false, ...rest, netboot, config });
   let closed = false;
   return {
     core,

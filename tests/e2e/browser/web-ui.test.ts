@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -25,7 +25,7 @@ const SCREENSHOTS = path.join(ROOT, 'test-output', 'screenshots');
 const CHROMIUM = '/usr/bin/chromium';
 
 /** Buttons that change something on the server; a viewer must see none. */
-const MUTATING = /^(New|Add|Save|Delete|Edit|Start|Stop|Restart|Create|Import|Probe|Wake|Adopt|Prune|Clean up|Remove|Roll back|Restore|Whitelist|Blacklist|Forget|Clear history|Check file|Actions|Selected|Revoke|Discard)/;
+const MUTATING = /^(New|Add|Save|Delete|Edit|Start|Stop|Restart|Create|Import|Probe|Wake|Adopt|Prune|Clean up|Remove|Roll back|Restore|Whitelist|Blacklist|Forget|Clear history|Check file|Actions|Selected|Revoke|Discard|Prefetch|Install|Empty cache|Cancel task|Validate)/;
 
 /** Every page with a path a screenshot can open (ids filled in once created). */
 const PAGES = [
@@ -55,6 +55,10 @@ const PAGES = [
   ['settings-logging', '/settings?tab=logging'],
   ['users', '/users'],
   ['users-tokens', '/users?tab=tokens'],
+  ['netboot-catalog', '/netboot'],
+  ['netboot-tasks', '/netboot/tasks'],
+  ['netboot-templates', '/netboot/templates'],
+  ['netboot-overlays', '/netboot/overlays'],
 ] as const;
 
 const missingBrowser = !existsSync(CHROMIUM) && !process.env.CI;
@@ -73,6 +77,8 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
   let dnsPort: number;
   let hostId = 0;
   let profileId = 0;
+  let templateId = 0;
+  let taskId = 0;
   const pageProblems: string[] = [];
 
   /**
@@ -292,8 +298,34 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
     await shot('10-host');
   }, 90_000);
 
+  it('shows an install task for the host and an answer template made from a preset', async () => {
+    const netboot = test.core.area('netboot');
+    // Debian 12 as a local entry (placeholder files): nothing to download.
+    const local = path.join(test.core.area('boot-files').files.root, 'netboot', 'debian', '12', 'x86_64');
+    await mkdir(local, { recursive: true });
+    for (const name of ['linux', 'initrd.gz']) await writeFile(path.join(local, name), `placeholder ${name}`);
+    const template = await netboot.answers.create({ preset: 'debian-preseed', name: 'Debian lab' }, { author: admin.username });
+    templateId = template.id;
+    const task = await netboot.tasks.service.create({ host_id: hostId, distro: 'debian', version: '12', arch: 'x86_64', template_id: template.id });
+    taskId = task.id;
+    await open(`/netboot/tasks/${taskId}`);
+    await page.getByText('pending', { exact: false }).first().waitFor();
+    await shot('11-netboot-task');
+    await open(`/hosts/${hostId}`);
+    await page.getByRole('heading', { name: 'Install in progress' }).waitFor();
+    await page.getByRole('link', { name: `Task #${taskId}` }).waitFor();
+  });
+
   it('shows every page in the light theme with its data loaded', async () => {
-    const pages = [...PAGES, ['host', `/hosts/${hostId}`], ['profile-detail', `/profiles/${profileId}`]] as const;
+    const pages = [
+      ...PAGES,
+      ['host', `/hosts/${hostId}`],
+      ['profile-detail', `/profiles/${profileId}`],
+      ['netboot-template', `/netboot/templates/${templateId}`],
+      ['netboot-template-preview', `/netboot/templates/${templateId}?tab=preview`],
+      ['netboot-template-versions', `/netboot/templates/${templateId}?tab=versions`],
+      ['netboot-task', `/netboot/tasks/${taskId}`],
+    ] as const;
     for (const [name, url] of pages) {
       await open(url);
       await shot(`page-${name}`);
@@ -312,6 +344,10 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
     await shot('dark-host');
     await open('/services/dns');
     await shot('dark-dns');
+    await open('/netboot');
+    await shot('dark-netboot-catalog');
+    await open(`/netboot/templates/${templateId}`);
+    await shot('dark-netboot-template');
     await page.getByRole('button', { name: 'Switch to the light theme' }).click();
   });
 
@@ -325,6 +361,11 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
     await page.setViewportSize({ width: 1024, height: 768 });
     await open('/hosts');
     await shot('tablet-landscape-hosts');
+    await page.setViewportSize({ width: 800, height: 1024 });
+    await open('/netboot');
+    await shot('tablet-netboot-catalog');
+    await open(`/netboot/tasks/${taskId}`);
+    await shot('tablet-netboot-task');
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
@@ -334,7 +375,13 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link', { name: 'Audit log' }).count()).resolves.toBe(0);
     await expect(nav.getByRole('link', { name: 'Users & API tokens' }).count()).resolves.toBe(0);
-    const viewerPages = [...PAGES.filter(([name]) => !name.startsWith('users') && name !== 'audit'), ['host', `/hosts/${hostId}`], ['profile-detail', `/profiles/${profileId}`]] as const;
+    const viewerPages = [
+      ...PAGES.filter(([name]) => !name.startsWith('users') && name !== 'audit'),
+      ['host', `/hosts/${hostId}`],
+      ['profile-detail', `/profiles/${profileId}`],
+      ['netboot-template', `/netboot/templates/${templateId}`],
+      ['netboot-task', `/netboot/tasks/${taskId}`],
+    ] as const;
     for (const [name, url] of viewerPages) {
       await open(url);
       const labels = await page
@@ -342,7 +389,7 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
         .getByRole('button')
         .evaluateAll((buttons) => buttons.map((button) => (button.getAttribute('aria-label') ?? button.textContent ?? '').trim()));
       expect(labels.filter((label) => MUTATING.test(label)), `mutating buttons on ${url}`).toEqual([]);
-      if (['dashboard', 'dns', 'host', 'profile-detail', 'services'].includes(name)) await shot(`viewer-${name}`);
+      if (['dashboard', 'dns', 'host', 'profile-detail', 'services', 'netboot-catalog', 'netboot-task'].includes(name)) await shot(`viewer-${name}`);
     }
     // A deep link to an admin page says which role it needs.
     await page.goto(`${base}/users`);

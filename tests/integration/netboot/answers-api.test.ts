@@ -172,6 +172,8 @@ describe('answer templates API', () => {
     expect((await call('POST', `/netboot/answer-templates/${String(made.id)}/preview`, { host_id: 999 })).status).toBe(404);
     expect((await call('POST', `/netboot/answer-templates/${String(made.id)}/preview`, { task_id: 999 })).status).toBe(404);
     // As an install task would get it, its token replaced: the real one is only in what the machine fetches.
+    // Offline: the task's entry is only on the internet, and tests download nothing from it.
+    await t.core.kernel.settings.update({ netboot: { offline: true } });
     const task = await call('POST', '/netboot/tasks', { mac: '52:54:00:aa:bb:42', distro: 'ubuntu', version: '24.04', template_id: made.id });
     expect(task.status, task.body.error).toBe(201);
     const byTask = await call('POST', `/netboot/answer-templates/${String(made.id)}/preview`, { task_id: task.body.data.id });

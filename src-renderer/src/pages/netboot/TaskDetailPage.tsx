@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Button, Card, CopyButton, Group, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Anchor, Button, Card, CopyButton, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { FINAL_TASK_STATES, type InstallTask, type TaskUpdate } from '@contracts/netboot';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
@@ -43,11 +43,9 @@ function AnswerUrl({ url }: { url: string }) {
       </Text>
       <CopyButton value={url}>
         {({ copied, copy }) => (
-          <Tooltip label={copied ? 'Copied' : 'Copy the answer URL'}>
-            <ActionIcon variant="default" size="sm" aria-label="Copy the answer URL" onClick={copy}>
-              <span aria-hidden="true">{copied ? '✓' : '⧉'}</span>
-            </ActionIcon>
-          </Tooltip>
+          <Button variant={copied ? 'light' : 'default'} color={copied ? 'teal' : undefined} size="compact-xs" aria-label="Copy the answer URL" onClick={copy}>
+            {copied ? 'Copied' : 'Copy'}
+          </Button>
         )}
       </CopyButton>
     </Group>
