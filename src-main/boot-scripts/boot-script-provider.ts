@@ -1,5 +1,6 @@
 import type { BootClient, VirtualFile, VirtualFileProvider } from '../boot-files/virtual-files.js';
 import type { BootRequest, BootScriptService } from './boot-script-service.js';
+import { MENU_KEY_PATTERN } from './boot-menu.js';
 import { ENTRY_SCRIPT_PATH, HOST_SCRIPT_PATH } from './server-endpoint.js';
 
 const SCRIPT_CONTENT_TYPE = 'text/plain; charset=utf-8';
@@ -43,6 +44,7 @@ export function bootRequestFrom(client: BootClient): BootRequest {
     uuid: value('uuid', UUID)?.toLowerCase() ?? null,
     serial: value('serial', undefined, MAX_SERIAL),
     profileId: profile === null ? null : Number(profile),
+    choice: value('choice', MENU_KEY_PATTERN, 120),
   };
 }
 

@@ -7,10 +7,11 @@ import type { HostService } from '../hosts/host-service.js';
 import type { Host } from '../hosts/host-types.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { NetworkService } from '../network/network-service.js';
-import { menuScript } from '../profiles/script-generator.js';
+import { menuScript, type MenuChoiceSection } from '../profiles/script-generator.js';
 import type { ProfileService } from '../profiles/profile-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import type { BootPreview } from './boot-scripts-contract.js';
+import type { BootMenuSource } from './boot-menu.js';
 import type { BootOverride, BootOverrideResult } from './boot-override.js';
 import { applyMenuChoice, decideBoot, type BootDecision } from './boot-resolver.js';
 import { renderDefaultEntry, type EntryScriptStore } from './entry-script.js';
@@ -38,6 +39,8 @@ export interface BootRequest {
   serial: string | null;
   /** A boot menu choice (`profile=<id>`). */
   profileId: number | null;
+  /** A boot menu choice of a menu source (`choice=<key>`, boot-menu.ts). */
+  choice: string | null;
 }
 
 /** GET /hosts/{id}/boot-config: exactly what the host would get if it booted now (the contract's shape). */
@@ -78,6 +81,7 @@ export class BootScriptService {
   private readonly log: Logger;
   private readonly served: Counter<'script' | 'outcome'>;
   private readonly overrides: BootOverride[] = [];
+  private readonly menuSources: BootMenuSource[] = [];
 
   constructor(deps: BootScriptServiceDeps) {
     this.deps = deps;
@@ -97,6 +101,11 @@ export class BootScriptService {
    */
   addBootOverride(override: BootOverride): void {
     this.overrides.push(override);
+  }
+
+  /** Registers a later area's sections of the netboot default menu and the scripts of their choices (boot-menu.ts). */
+  addMenuSource(source: BootMenuSource): void {
+    this.menuSources.push(source);
   }
 
   /** The entry script for a client at `clientIp`; a custom template that fails at boot falls back to the default. */
@@ -159,7 +168,7 @@ export class BootScriptService {
       { discover: this.deps.settings.netboot().record_unknown_hosts },
     );
     const client: BootClientInfo = { ip: request.ip, mac, arch: request.arch, platform: request.platform, uuid: request.uuid, serial: request.serial };
-    const overridden = await this.override(host, client);
+    const overridden = (await this.override(host, client)) ?? (await this.menuChoice(request.choice, host, client));
     if (overridden) return this.serveOverride(overridden, request, host, mac);
     const decision = this.decide(host, request.profileId);
     const rendered = await this.render(decision, host, client);
@@ -211,6 +220,21 @@ export class BootScriptService {
       detail: { arch: request.arch, platform: request.platform, uuid: request.uuid, serial: request.serial, ...what.detail },
     });
     return rendered.script;
+  }
+
+  /**
+   * A menu source's choice, honoured only while the machine's own decision is
+   * the netboot default menu (which offers it); anything else gets its own decision.
+   */
+  private async menuChoice(choice: string | null, host: Host | null, client: BootClientInfo): Promise<BootOverrideResult | null> {
+    if (choice === null || this.menuSources.length === 0) return null;
+    if (decideBoot(host, this.deps.profiles, this.deps.settings.netboot()).action !== 'menu') return null;
+    const server = { ...this.endpoint(client.ip), name: this.deps.settings.general().server_name };
+    for (const source of this.menuSources) {
+      const result = await source.choose(choice, { host, mac: client.mac, client, server });
+      if (result) return result;
+    }
+    return null;
   }
 
   private async override(host: Host | null, client: BootClientInfo): Promise<BootOverrideResult | null> {
@@ -272,7 +296,7 @@ export class BootScriptService {
     if (decision.action === 'denied') return { script: deniedScript(client.mac), error: null };
     const server = this.endpoint(client.ip);
     const profile = decision.profile;
-    const template = profile ? profile.script : this.globalMenuTemplate();
+    const template = profile ? profile.script : await this.globalMenuTemplate(client);
     const data = bootTemplateData({ host, client, server, serverName: this.deps.settings.general().server_name, profile });
     try {
       return { script: await this.deps.templates.render(template, data), error: null };
@@ -284,10 +308,19 @@ export class BootScriptService {
     }
   }
 
-  /** The netboot default menu: every profile by name, local disk last and default. */
-  private globalMenuTemplate(): string {
+  /** The netboot default menu: every profile by name, the menu sources' sections for this machine, local disk last and default. */
+  private async globalMenuTemplate(client: BootClientInfo): Promise<string> {
     const profiles = [...this.deps.profiles.all()].sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
     const netboot = this.deps.settings.netboot();
+    const sections: MenuChoiceSection[] = [];
+    for (const source of this.menuSources) {
+      try {
+        sections.push(...(await source.sections(client)));
+      } catch (err) {
+        // One source's failure costs its choices, not the menu.
+        this.log.warn(`a boot menu source failed for ${client.mac}: ${errorMessage(err)}`);
+      }
+    }
     return menuScript(
       {
         title: `Bootwright boot menu (${this.deps.settings.general().server_name})`,
@@ -296,6 +329,7 @@ export class BootScriptService {
         timeout_seconds: netboot.menu_timeout_seconds,
       },
       `${IPXE_SHEBANG}\n# The netboot default menu for machines without a profile (settings netboot.default_action = menu).`,
+      sections,
     );
   }
 

@@ -8,6 +8,7 @@ import { bootScriptProvider } from './boot-script-provider.js';
 import { bootScriptRoutes } from './boot-scripts-routes.js';
 import { EntryScriptStore } from './entry-script.js';
 
+export { MENU_KEY_PATTERN, type BootMenuItem, type BootMenuSection, type BootMenuSource } from './boot-menu.js';
 export { BootScriptService, type BootAccessCheck, type BootPreview, type BootRequest } from './boot-script-service.js';
 export type { BootOverride, BootOverrideInput, BootOverrideResult } from './boot-override.js';
 export { bootScriptProvider, bootRequestFrom } from './boot-script-provider.js';

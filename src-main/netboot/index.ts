@@ -10,6 +10,7 @@ import { AnswerTemplateService, answerRoutes, PresetCatalog } from './answers/in
 import { createCatalogPart, type NetbootCatalog } from './catalog/index.js';
 import { createNetbootFilesPart, type CatalogListing, type NetbootFilesFacade } from './files/index.js';
 import type { AnswerRenderer, CatalogReader } from './netboot-ports.js';
+import { catalogMenu } from './tasks/catalog-menu.js';
 import { createTasksPart, type TasksFacade } from './tasks/index.js';
 import type { RuntimeLimits } from './tasks/runtime-limiter.js';
 
@@ -116,6 +117,10 @@ export function netbootArea(
         ...(options.taskExpiryCheckMs !== undefined ? { expiryCheckMs: options.taskExpiryCheckMs } : {}),
       });
       bootScripts.addBootOverride(tasks.facade.bootOverride);
+      // The catalog's entries in the netboot default menu, for interactive installs (not with a test's stand-in catalog).
+      if (!options.catalogReader) {
+        bootScripts.addMenuSource(catalogMenu({ catalog: catalogPart.catalog, check: (resolved) => files.facade.source.check(resolved), templates, log: kernel.log }));
+      }
       // A template an active task uses is not deleted.
       answers.addUsageCheck(tasks.facade.templateUsage);
       answers.setTaskLookup(tasks.facade.previewContext);

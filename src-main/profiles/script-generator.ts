@@ -45,28 +45,38 @@ function linuxScript(linux: LinuxConfig): string {
   );
 }
 
+/** Choices of another area in the netboot default menu, under a heading (boot-scripts/boot-menu.ts). */
+export interface MenuChoiceSection {
+  title: string;
+  /** `key` is URL- and script-safe (MENU_KEY_PATTERN); `label` is shown as it is, so callers pass iPXE-safe text. */
+  items: readonly { key: string; label: string }[];
+}
+
 /**
- * An iPXE menu (https://ipxe.org/cmd/menu): one item per entry and "boot from
- * the local disk" last. A choice chains to the machine's own script with
- * `profile=<id>`, which serves that profile if this menu offers it; a choice
- * that fails to boot comes back to the menu.
+ * An iPXE menu (https://ipxe.org/cmd/menu): one item per entry, then the
+ * sections of other choices under `item --gap` headings, and "boot from the
+ * local disk" last. A choice chains to the machine's own script with
+ * `profile=<id>` (or `choice=<key>`), which serves it if this menu offers
+ * it; a choice that fails to boot comes back to the menu.
  */
-export function menuScript(menu: MenuConfig, head: string): string {
+export function menuScript(menu: MenuConfig, head: string, sections: readonly MenuChoiceSection[] = []): string {
   const defaultLabel = menu.default_entry === null ? 'local' : `p${menu.default_entry}`;
   const timeout = menu.timeout_seconds > 0 ? `--timeout ${menu.timeout_seconds * 1000} ` : '';
+  const choices = sections.filter((section) => section.items.length > 0);
+  let next = 0;
+  const numbered = choices.map((section) => ({ title: section.title, items: section.items.map((item) => ({ ...item, target: `c${(next += 1)}` })) }));
+  const chained = (target: string, query: string) => [`:${target}`, `chain --autofree {{ server.script_url }}?${IDENTITY_QUERY}&${query} || goto bw-failed`, 'exit 0'];
   return lines(
     head,
     ':bw-menu',
     `menu ${menu.title}`,
     ...menu.entries.map((entry) => `item p${entry.profile_id} ${entry.label}`),
+    ...numbered.flatMap((section) => [`item --gap -- ${section.title}`, ...section.items.map((item) => `item ${item.target} ${item.label}`)]),
     'item local Boot from the local disk',
     `choose ${timeout}--default ${defaultLabel} bw-choice || goto local`,
     'goto ${bw-choice}',
-    ...menu.entries.flatMap((entry) => [
-      `:p${entry.profile_id}`,
-      `chain --autofree {{ server.script_url }}?${IDENTITY_QUERY}&profile=${entry.profile_id} || goto bw-failed`,
-      'exit 0',
-    ]),
+    ...menu.entries.flatMap((entry) => chained(`p${entry.profile_id}`, `profile=${entry.profile_id}`)),
+    ...numbered.flatMap((section) => section.items.flatMap((item) => chained(item.target, `choice=${item.key}`))),
     ':local',
     ...LOCAL_BOOT,
     ':bw-failed',

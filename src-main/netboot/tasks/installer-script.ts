@@ -7,7 +7,8 @@ import { ipxeKernelArguments } from './ipxe-cmdline.js';
 export const INSTALLER_RETRY_SECONDS = 10;
 
 export interface InstallerScriptInput {
-  taskId: number;
+  /** The install task; null for an installer chosen from the boot menu (interactive, no task). */
+  taskId: number | null;
   /** e.g. `Debian 12 (x86_64)`. */
   label: string;
   loader: Loader;
@@ -47,8 +48,10 @@ export function installerScript(input: InstallerScriptInput): string {
   const args = ipxeKernelArguments(input.cmdline);
   const header = [
     IPXE_SHEBANG,
-    `# Bootwright install task ${input.taskId}: ${ipxeSafeText(input.label, 80)} (${input.loader} loader). Generated; edit the task, not this script.`,
-    `echo Bootwright: install task ${input.taskId}, ${ipxeSafeText(input.label, 80)}`,
+    input.taskId === null
+      ? `# Bootwright boot menu choice: ${ipxeSafeText(input.label, 80)} (${input.loader} loader), interactive. Generated from the netboot catalog.`
+      : `# Bootwright install task ${input.taskId}: ${ipxeSafeText(input.label, 80)} (${input.loader} loader). Generated; edit the task, not this script.`,
+    `echo Bootwright: ${input.taskId === null ? 'from the boot menu' : `install task ${input.taskId}`}, ${ipxeSafeText(input.label, 80)}`,
     ...args.settings,
   ];
   if (!kernel) return lines(...header, `echo The catalog entry names no kernel file.`, ...failed());

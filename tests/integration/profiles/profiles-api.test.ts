@@ -155,11 +155,6 @@ describe('profiles CRUD and boot types', () => {
     expect(byGroup.body.meta?.total).toBe(1);
     expect((await call('GET', '/profiles?sort=bogus', undefined, 'viewer')).status).toBe(400);
   });
-
-  it('does not offer POST /profiles/from-netboot (a later issue)', async () => {
-    const res = await call('POST', '/profiles/from-netboot', {});
-    expect([404, 405]).toContain(res.status);
-  });
 });
 
 describe('render errors are caught at save', () => {

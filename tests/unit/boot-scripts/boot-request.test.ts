@@ -15,12 +15,14 @@ describe('bootRequestFrom', () => {
       uuid: 'abcdef01-0000-0000-0000-000000000001',
       serial: 'SN 042',
       profileId: 7,
+      choice: null,
     });
+    expect(parse('mac=52:54:00:12:34:56&choice=debian:12:x86_64').choice).toBe('debian:12:x86_64');
   });
 
   it('treats unset iPXE settings (empty values) and implausible values as absent', () => {
     expect(parse('mac=&arch=&platform=&uuid=&serial=')).toMatchObject({ mac: null, arch: null, platform: null, uuid: null, serial: null, profileId: null });
-    expect(parse('arch=X86;rm&platform=../x&uuid=zz&serial=a%0Ab&profile=0')).toMatchObject({ arch: null, platform: null, uuid: null, serial: null, profileId: null });
+    expect(parse('arch=X86;rm&platform=../x&uuid=zz&serial=a%0Ab&profile=0&choice=a%20b')).toMatchObject({ arch: null, platform: null, uuid: null, serial: null, profileId: null, choice: null });
     expect(parse(`serial=${'x'.repeat(500)}&profile=99999999999`)).toMatchObject({ serial: null, profileId: null });
   });
 

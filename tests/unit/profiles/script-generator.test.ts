@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bootUrl, generateScript } from '../../../src-main/profiles/script-generator.js';
+import { IDENTITY_QUERY } from '../../../src-main/profiles/ipxe-syntax.js';
+import { bootUrl, generateScript, menuScript } from '../../../src-main/profiles/script-generator.js';
 import { lintIpxeScript } from '../boot-scripts/ipxe-lint.js';
 
 const none = { linux: null, chain: null, sanboot: null, menu: null };
@@ -15,6 +16,22 @@ describe('generated scripts', () => {
       '',
     ]);
     expect(generateScript({ ...none, boot_type: 'linux', linux: { kernel: 'k', initrds: [], cmdline: '' } })).toContain('\nkernel {{ server.boot_url }}/k\nboot\n');
+  });
+
+  it('menu with other areas\' sections: headings as gaps, numbered choices that chain with choice=<key>, the local disk last', () => {
+    const script = menuScript(
+      { title: 'Boot', entries: [{ profile_id: 3, label: 'Debian' }], default_entry: null, timeout_seconds: 0 },
+      '#!ipxe',
+      [
+        { title: 'Linux installers', items: [{ key: 'debian:12:x86_64', label: 'Debian 12' }] },
+        { title: 'Empty', items: [] },
+        { title: 'Utilities', items: [{ key: 'memtest:7:x86_64', label: 'Memtest86+ 7' }] },
+      ],
+    );
+    expect(script).toContain('menu Boot\nitem p3 Debian\nitem --gap -- Linux installers\nitem c1 Debian 12\nitem --gap -- Utilities\nitem c2 Memtest86+ 7\nitem local Boot from the local disk\n');
+    expect(script).toContain(':c2\nchain --autofree {{ server.script_url }}?' + IDENTITY_QUERY + '&choice=memtest:7:x86_64 || goto bw-failed\nexit 0\n');
+    expect(script).not.toContain('Empty');
+    expect(lintIpxeScript(script)).toEqual([]);
   });
 
   it('chain, sanboot and local', () => {
