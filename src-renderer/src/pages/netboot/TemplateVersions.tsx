@@ -1,13 +1,13 @@
-import { Badge, Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import type { AnswerTemplate, AnswerTemplateVersion } from '@contracts/netboot';
 import { useState } from 'react';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
-import { Dim } from '../../components/Dim.js';
 import { QueryState } from '../../components/QueryState.js';
 import { RowButton } from '../../components/RowActions.js';
-import { ServerTable, type Column } from '../../components/ServerTable.js';
+import { ServerTable } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
+import { versionColumns } from '../../components/version-columns.js';
 import { CodeEditor } from '../../editor/CodeEditor.js';
 import { DiffView } from '../../editor/DiffView.js';
 import { formatDateTime } from '../../format.js';
@@ -57,25 +57,7 @@ export function TemplateVersions({ template }: { template: AnswerTemplate }) {
     success: (saved) => (saved.version === template.version ? 'The content already was that version: nothing changed.' : `Rolled back: the template is now version ${saved.version}.`),
   });
 
-  const columns: Column<AnswerTemplateVersion>[] = [
-    {
-      key: 'version',
-      header: 'Version',
-      render: (v) => (
-        <Group gap={4} wrap="nowrap">
-          {v.version}
-          {v.version === template.version && (
-            <Badge size="xs" variant="light">
-              current
-            </Badge>
-          )}
-        </Group>
-      ),
-    },
-    { key: 'author', header: 'Author', render: (v) => v.author },
-    { key: 'comment', header: 'Comment', render: (v) => v.comment || <Dim /> },
-    { key: 'created_at', header: 'Saved', render: (v) => formatDateTime(v.created_at) },
-  ];
+  const columns = versionColumns<AnswerTemplateVersion>(template.version);
 
   return (
     <Card withBorder component="section" aria-labelledby="template-versions-title">

@@ -1,13 +1,13 @@
-import { Badge, Button, Card, Group, Modal, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Modal, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { Profile, ScriptVersionView as ScriptVersion } from '@contracts/profiles';
 import { useRef, useState } from 'react';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
-import { Dim } from '../../components/Dim.js';
 import { QueryState } from '../../components/QueryState.js';
 import { RowButton } from '../../components/RowActions.js';
-import { ServerTable, type Column } from '../../components/ServerTable.js';
+import { ServerTable } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
+import { versionColumns } from '../../components/version-columns.js';
 import { CodeEditor } from '../../editor/CodeEditor.js';
 import { DiffView } from '../../editor/DiffView.js';
 import { formatDateTime } from '../../format.js';
@@ -70,27 +70,10 @@ export function ProfileVersions({ profile }: { profile: Profile }) {
     { invalidate: [keys.profiles, keys.hosts], errorTitle: 'Rollback failed', success: (saved) => `Rolled back: the script is now version ${saved.script_version}.` },
   );
 
-  const columns: Column<ScriptVersion>[] = [
-    {
-      key: 'version',
-      header: 'Version',
-      sortKey: 'version',
-      render: (v) => (
-        <Group gap={4} wrap="nowrap">
-          {v.version}
-          {v.version === profile.script_version && (
-            <Badge size="xs" variant="light">
-              current
-            </Badge>
-          )}
-        </Group>
-      ),
-    },
-    { key: 'boot_type', header: 'Boot type', render: (v) => v.boot_type },
-    { key: 'author', header: 'Author', sortKey: 'author', render: (v) => v.author },
-    { key: 'comment', header: 'Comment', render: (v) => v.comment || <Dim /> },
-    { key: 'created_at', header: 'Saved', sortKey: 'created_at', render: (v) => formatDateTime(v.created_at) },
-  ];
+  const columns = versionColumns<ScriptVersion>(profile.script_version, {
+    sortable: true,
+    middle: [{ key: 'boot_type', header: 'Boot type', render: (v) => v.boot_type }],
+  });
 
   return (
     <Stack gap="md">
