@@ -9,6 +9,7 @@ import { TemplateError } from '../../templates/template-engine.js';
 import type { TemplateRenderer } from '../../templates/template-renderer.js';
 import type { CatalogEntryView, CatalogGroup, EntryFilesCheck, NetbootArch } from '../netboot-contract.js';
 import type { CatalogReader, ResolvedEntry } from '../netboot-ports.js';
+import { entryCmdlineData } from './cmdline-data.js';
 import { installerScript } from './installer-script.js';
 import { firmwareOf } from './task-boot.js';
 
@@ -78,7 +79,15 @@ export function catalogMenu(deps: CatalogMenuDeps): BootMenuSource {
       const label = `${resolved.entry.name} ${resolved.version.version} (${resolved.arch.arch})`;
       const base = { action: 'install' as const, reason: 'menu_choice' as const, detail: { distro: resolved.entry.distro, version: resolved.version.version, arch: resolved.arch.arch } };
       try {
-        const cmdline = (await deps.templates.render(resolved.cmdline, interactiveData(resolved, input))).replace(/\s+/g, ' ').trim();
+        const host = input.host;
+        const data = entryCmdlineData(resolved, {
+          host: { id: host?.id ?? null, mac: input.mac, hostname: host?.hostname ?? null, ip: host?.ip ?? input.client.ip, group: host?.group ?? null, arch: input.client.arch, platform: input.client.platform },
+          server: { ...input.server },
+          variables: {},
+          task: null,
+          urls: null,
+        });
+        const cmdline = (await deps.templates.render(resolved.cmdline, { ...data, answer_argument: '' })).replace(/\s+/g, ' ').trim();
         const script = installerScript({ taskId: null, label, loader: resolved.entry.loader, files: resolved.files, bootUrl: input.server.boot_url, cmdline });
         return { ...base, reason_text: `chosen from the boot menu: the ${label} installer, interactive (no install task)`, script, error: null };
       } catch (err) {
@@ -88,25 +97,5 @@ export function catalogMenu(deps: CatalogMenuDeps): BootMenuSource {
         return { ...base, reason_text: `chosen from the boot menu: ${label}`, script: renderFailedScript(label, message), error: message };
       }
     },
-  };
-}
-
-/** The command line's variables without an answer file: `answer_*` empty, the machine's own host and server. */
-function interactiveData(resolved: ResolvedEntry, input: BootOverrideInput): Record<string, unknown> {
-  const host = input.host;
-  return {
-    answer_argument: '',
-    answer_url: '',
-    answer_seed_url: '',
-    callback_url: '',
-    mirror: resolved.mirror ?? '',
-    version: resolved.version.version,
-    codename: resolved.version.codename ?? '',
-    arch: resolved.arch.arch,
-    arch_alias: resolved.entry.arch_aliases?.[resolved.arch.arch] ?? resolved.arch.arch,
-    host: { id: host?.id ?? null, mac: input.mac, hostname: host?.hostname ?? null, ip: host?.ip ?? input.client.ip, group: host?.group ?? null, arch: input.client.arch, platform: input.client.platform },
-    variables: {},
-    server: { ...input.server },
-    task: null,
   };
 }

@@ -1,10 +1,10 @@
 import { invalid } from '../../core/errors.js';
 import { PROFILE_NAME_MAX } from '../../profiles/profiles-contract.js';
 import type { Profile, ProfileInput, ChangeNote } from '../../profiles/profile-types.js';
-import type { TemplateData } from '../../templates/template-engine.js';
 import type { TemplateRenderer } from '../../templates/template-renderer.js';
 import type { ProfileFromNetboot } from '../netboot-contract.js';
 import type { CatalogReader } from '../netboot-ports.js';
+import { entryCmdlineData } from './cmdline-data.js';
 
 export interface ProfileFromNetbootDeps {
   catalog: Pick<CatalogReader, 'resolve'>;
@@ -38,22 +38,14 @@ export async function profileFromNetboot(deps: ProfileFromNetbootDeps, input: Pr
   const kernel = resolved.files.find((file) => file.role === 'kernel');
   if (!kernel) throw invalid('body.distro', `${resolved.entry.name} ${resolved.version.version} names no kernel file`);
   const variables = { ...(input.variables ?? {}) };
-  const data: TemplateData = {
-    answer_argument: '',
-    answer_url: '',
-    answer_seed_url: '',
-    callback_url: '',
-    mirror: resolved.mirror ?? '',
-    version: resolved.version.version,
-    codename: resolved.version.codename ?? '',
-    arch: resolved.arch.arch,
-    arch_alias: resolved.entry.arch_aliases?.[resolved.arch.arch] ?? resolved.arch.arch,
+  const data = entryCmdlineData(resolved, {
     host: deferred('host', ['id', 'mac', 'hostname', 'ip', 'group', 'arch', 'platform']),
     server: deferred('server', ['ip', 'http_port', 'base_url', 'boot_url', 'entry_url', 'script_url', 'name']),
     variables: deferred('variables', Object.keys(variables)),
     task: null,
-  };
-  const cmdline = (await deps.templates.render(resolved.cmdline, data)).replace(/\s+/g, ' ').trim();
+    urls: null,
+  });
+  const cmdline = (await deps.templates.render(resolved.cmdline, { ...data, answer_argument: '' })).replace(/\s+/g, ' ').trim();
   const label = `${resolved.entry.name} ${resolved.version.version} (${resolved.arch.arch})`;
   const name = input.name ?? `${label} installer`.replace(NAME_FORBIDDEN, '').slice(0, PROFILE_NAME_MAX).trim();
   return deps.profiles.create(

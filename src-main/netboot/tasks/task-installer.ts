@@ -3,6 +3,7 @@ import type { ServerEndpoint } from '../../profiles/template-context.js';
 import type { TemplateData } from '../../templates/template-engine.js';
 import type { TemplateRenderer } from '../../templates/template-renderer.js';
 import type { ResolvedEntry } from '../netboot-ports.js';
+import { entryCmdlineData } from './cmdline-data.js';
 import { installerScript, servedFileUrl } from './installer-script.js';
 import { taskLabel, type InstallTaskService } from './install-task-service.js';
 import { taskUrls, type TaskUrls } from './task-urls.js';
@@ -36,8 +37,8 @@ export class TaskInstaller {
     const resolved = this.deps.tasks.resolve(row);
     const token = await this.deps.tasks.token(row);
     const urls = taskUrls(server.base_url, row.id, token);
-    const answerUrl = resolved.answer === null ? null : resolved.answer.kind === 'autoinstall' ? urls.seed : urls.answer;
-    const data = cmdlineData(row, resolved, server, host, urls, answerUrl);
+    const data = taskCmdlineData(row, resolved, server, host, urls);
+    const answerUrl = resolved.answer === null ? null : String(data.answer_url);
     const answerArgument = resolved.answer === null ? '' : await this.deps.templates.render(resolved.answer.argument, data);
     const cmdline = (await this.deps.templates.render(resolved.cmdline, { ...data, answer_argument: answerArgument })).trim();
     const kernel = resolved.files.find((file) => file.role === 'kernel');
@@ -65,28 +66,13 @@ export class TaskInstaller {
   }
 }
 
-/** The variables of the entry's `cmdline` and `answer.argument` templates (docs/netboot.md). */
-export function cmdlineData(row: TaskRow, resolved: ResolvedEntry, server: TaskServer, host: Host | null, urls: TaskUrls, answerUrl: string | null): TemplateData {
-  return {
-    answer_url: answerUrl ?? '',
-    answer_seed_url: resolved.answer === null ? '' : urls.seed,
-    callback_url: urls.callback,
-    mirror: resolved.mirror ?? '',
-    version: resolved.version.version,
-    codename: resolved.version.codename ?? '',
-    arch: resolved.arch.arch,
-    arch_alias: resolved.entry.arch_aliases?.[resolved.arch.arch] ?? resolved.arch.arch,
-    host: {
-      id: host?.id ?? null,
-      mac: row.mac,
-      hostname: host?.hostname ?? null,
-      ip: host?.ip ?? null,
-      group: host?.group ?? null,
-      arch: host?.arch ?? null,
-      platform: host?.platform ?? null,
-    },
-    variables: { ...row.variables },
+/** The task's command-line variables: its machine, server, variables and answer URLs. */
+function taskCmdlineData(row: TaskRow, resolved: ResolvedEntry, server: TaskServer, host: Host | null, urls: TaskUrls): TemplateData {
+  return entryCmdlineData(resolved, {
+    host: { id: host?.id ?? null, mac: row.mac, hostname: host?.hostname ?? null, ip: host?.ip ?? null, group: host?.group ?? null, arch: host?.arch ?? null, platform: host?.platform ?? null },
     server: { ...server },
+    variables: { ...row.variables },
     task: { id: row.id, distro: row.distro, version: row.version, arch: row.arch },
-  };
+    urls,
+  });
 }
