@@ -60,6 +60,10 @@ export const KNOWN_EVENT_KINDS = {
   'netboot.task.firmware_unsupported': 'A machine with an install task booted in a firmware mode its catalog entry does not support; the task stays pending (warn); mac, ip, host_id; detail: task_id, firmware, supported',
   'netboot.answer_fetched': 'An installer fetched its answer file or a cloud-init seed file; mac, ip, host_id; detail: task_id, file, template_id, template_version, bytes, content_type',
   'netboot.answer_refused': 'A PXE runtime request was refused (no or wrong token, unknown or final task, foreign address, rate limit) (warn; at most 20 a minute, the rest counted in suppressed); ip; detail: route, reason, task_id, suppressed',
+  'netboot.prefetch.progress': 'A prefetch of a catalog entry downloads (at most every 500 ms); detail: job_id, distro, version, arch, bytes_done, bytes_total',
+  'netboot.prefetch.done': 'A prefetch finished: every file of the entry is here; detail: job_id, distro, version, arch, bytes_done, bytes_total',
+  'netboot.prefetch.failed': 'A prefetch failed (error); detail: job_id, distro, version, arch, bytes_done, error',
+  'netboot.cache.evicted': 'A least recently used file left the netboot download cache; detail: url, size_bytes, last_used',
   'netboot.callback': 'An installer reported progress (warn for failed); mac, ip, host_id; detail: task_id, state, message',
 } as const satisfies Record<string, string>;
 

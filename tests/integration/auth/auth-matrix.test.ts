@@ -15,6 +15,10 @@ const PUBLIC_ROUTES = new Set([
   // PXE runtime endpoints: booting machines have no credentials.
   `GET ${API_PREFIX}/netboot/task/by-mac/:mac`,
   `GET ${API_PREFIX}/netboot/answer/:task_id`,
+  // The same kind, which the spec's list leaves to us: cloud-init seed files and the installers' progress callback, bound to the task's token.
+  `GET ${API_PREFIX}/netboot/answer/:task_id/:token/:file`,
+  `GET ${API_PREFIX}/netboot/callback/:task_id/:token/:state`,
+  `POST ${API_PREFIX}/netboot/callback/:task_id/:token/:state`,
 ]);
 
 /** Mutating routes every authenticated user (viewers too) may call: they act only on the caller. */
