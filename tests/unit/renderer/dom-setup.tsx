@@ -39,5 +39,7 @@ if (typeof window !== 'undefined') {
   Object.defineProperty(window, 'scrollTo', { writable: true, value: vi.fn() });
 }
 
-// Pages are loaded lazily (a dynamic import per page); the first render of one takes longer than the default 1 s.
-configure({ asyncUtilTimeout: 5000 });
+// Pages are loaded lazily (a dynamic import per page); the first render of one takes longer than the default 1 s,
+// and on a loaded 2-core CI machine (QEMU and servers beside the renderer tests) 5 s was seen to fall short once.
+// A wait that never succeeds still fails, only later.
+configure({ asyncUtilTimeout: 15_000 });
