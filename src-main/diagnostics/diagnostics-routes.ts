@@ -30,7 +30,7 @@ export const diagnosticsRoutes = (diagnostics: Pick<DiagnosticsService, 'ping' |
       config: { access: 'operator' },
       schema: { tags: TAGS, summary: 'Ping a host with the system\'s ping and return the parsed replies and statistics', body: PingRequestSchema, response: { 200: Ok(PingResultSchema) } },
     },
-    async (request) => ({ success: true as const, data: await untilDone(request, diagnostics.ping(request.body)) }),
+    async (request, reply) => ({ success: true as const, data: await untilDone(reply, diagnostics.ping(request.body)) }),
   );
 
   app.post<{ Body: TracerouteRequest }>(
@@ -39,7 +39,7 @@ export const diagnosticsRoutes = (diagnostics: Pick<DiagnosticsService, 'ping' |
       config: { access: 'operator' },
       schema: { tags: TAGS, summary: 'Trace the route to a host (traceroute, tracepath or tracert) and return the parsed hops', body: TracerouteRequestSchema, response: { 200: Ok(TracerouteResultSchema) } },
     },
-    async (request) => ({ success: true as const, data: await untilDone(request, diagnostics.traceroute(request.body)) }),
+    async (request, reply) => ({ success: true as const, data: await untilDone(reply, diagnostics.traceroute(request.body)) }),
   );
 
   app.post<{ Body: PingRequest }>(
@@ -102,13 +102,16 @@ export const diagnosticsRoutes = (diagnostics: Pick<DiagnosticsService, 'ping' |
 };
 
 /** The plain routes wait for the result, and stop the tool when the client goes away first. */
-async function untilDone<Result>(request: FastifyRequest, run: DiagnosticRun<Result>): Promise<Result> {
-  const onClose = () => run.cancel();
-  request.raw.once('close', onClose);
+async function untilDone<Result>(reply: FastifyReply, run: DiagnosticRun<Result>): Promise<Result> {
+  // The response's 'close' before it was sent is the client going away (the request's 'close' only says its body was read).
+  const onClose = () => {
+    if (!reply.raw.writableFinished) run.cancel();
+  };
+  reply.raw.once('close', onClose);
   try {
     return await run.result;
   } finally {
-    request.raw.off('close', onClose);
+    reply.raw.off('close', onClose);
   }
 }
 
