@@ -31,8 +31,9 @@ export interface ToolOutcome {
 }
 
 export function runTool(command: Command, options: ToolRunOptions): Promise<ToolOutcome> {
-  const { tool, args } = options.wrap ? options.wrap(command) : command;
   return new Promise((resolve) => {
+    // Inside the executor: a wrapper that throws rejects the run instead of escaping the caller.
+    const { tool, args } = options.wrap ? options.wrap(command) : command;
     const outcome: ToolOutcome = { exitCode: null, timedOut: false, cancelled: false, stderr: '', lines: [], spawnError: null };
     // LC_ALL=C: the parsers read the tools' English output, not a translation.
     const child = spawn(tool, args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' }, windowsHide: true });
