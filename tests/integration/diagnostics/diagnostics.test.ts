@@ -159,3 +159,20 @@ describe('the /stream variants', () => {
     expect(core.core.area('diagnostics').active).toBe(0);
   });
 });
+
+describe('a tool that is not installed', () => {
+  it('is 503 on the plain route and an `error` message on the stream', async () => {
+    const missing = (command: Command): Command => ({ tool: `/nonexistent/${command.tool}`, args: command.args });
+    t = await createTestCore({ authenticator: stubAuthenticator, diagnostics: { wrap: missing } });
+    await t.core.start();
+    const plain = await post(t, '/network/ping', { target: '127.0.0.1', count: 1 });
+    expect(plain.status).toBe(503);
+    expect(plain.body).toMatchObject({ code: 'UNAVAILABLE', error: 'ping is not installed on the server' });
+    const client = await SseClient.post(`${t.core.url()}/api/v1/network/traceroute/stream`, { target: '127.0.0.1' }, operator);
+    const frame = await client.nextEvent();
+    expect(frame.event).toBe('error');
+    expect(JSON.parse(frame.data ?? 'null')).toEqual({ code: 'UNAVAILABLE', message: 'traceroute is not installed on the server' });
+    await client.whenClosed();
+    expect(t.core.area('diagnostics').active).toBe(0);
+  });
+});
