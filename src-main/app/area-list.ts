@@ -4,6 +4,7 @@ import { bootFilesArea } from '../boot-files/index.js';
 import { bootScriptsArea } from '../boot-scripts/index.js';
 import type { FacadesOf } from '../core/area.js';
 import { dhcpArea } from '../dhcp/index.js';
+import { diagnosticsArea, type DiagnosticsOptions } from '../diagnostics/index.js';
 import { dnsArea } from '../dns/index.js';
 import { eventsArea } from '../events/index.js';
 import { hostsArea } from '../hosts/index.js';
@@ -38,6 +39,8 @@ export interface AreaListOptions {
   power?: PowerAreaOptions;
   /** Netboot area seams (tests): the catalog file and the clock. */
   netboot?: NetbootAreaOptions;
+  /** Diagnostics seams (tests): run slots, wall-time cap, a wrapper that runs the tools in a namespace. */
+  diagnostics?: DiagnosticsOptions;
 }
 
 /**
@@ -67,6 +70,7 @@ export function areaList(options: AreaListOptions = {}) {
     bootScriptsArea(),
     powerArea(options.power ?? {}),
     netbootArea(options.netboot ?? {}),
+    diagnosticsArea(options.diagnostics ?? {}),
   ] as const;
 }
 

@@ -38,6 +38,7 @@ const WolPage = page(() => import('./pages/power/WolPage.js'), 'WolPage');
 const EventsPage = page(() => import('./pages/monitoring/EventsPage.js'), 'EventsPage');
 const LogsPage = page(() => import('./pages/monitoring/LogsPage.js'), 'LogsPage');
 const AuditPage = page(() => import('./pages/monitoring/AuditPage.js'), 'AuditPage');
+const DiagnosticsPage = page(() => import('./pages/diagnostics/DiagnosticsPage.js'), 'DiagnosticsPage');
 const SettingsPage = page(() => import('./pages/settings/SettingsPage.js'), 'SettingsPage');
 const UsersPage = page(() => import('./pages/users/UsersPage.js'), 'UsersPage');
 
@@ -66,6 +67,7 @@ export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
   { path: '/events', role: 'viewer', element: EventsPage },
   { path: '/logs', role: 'viewer', element: LogsPage },
   { path: '/audit', role: 'operator', element: AuditPage },
+  { path: '/diagnostics', role: 'operator', element: DiagnosticsPage },
   { path: '/settings', role: 'viewer', element: SettingsPage },
   { path: '/users', role: 'admin', element: UsersPage },
 ];

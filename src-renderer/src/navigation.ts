@@ -64,6 +64,7 @@ export const NAVIGATION: NavGroup[] = [
       { path: '/events', label: 'Events', role: 'viewer' },
       { path: '/logs', label: 'Logs', role: 'viewer' },
       { path: '/audit', label: 'Audit log', role: 'operator' },
+      { path: '/diagnostics', label: 'Diagnostics', role: 'operator' },
     ],
   },
   {

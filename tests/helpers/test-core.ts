@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AppCore, type AppCoreOptions } from '../../src-main/app/app-core.js';
 import { defaultConfig, type AppConfig } from '../../src-main/core/config.js';
+import type { Command } from '../../src-main/diagnostics/index.js';
 
 export interface TestCore {
   core: AppCore;
@@ -15,6 +16,12 @@ export interface TestCore {
 export async function tempDir(prefix = 'bootwright-test-'): Promise<{ dir: string; remove: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+function loopbackDiagnosticsOnly(command: Command): Command {
+  const target = command.args.at(-1) ?? '';
+  if (!['127.0.0.1', '::1', 'localhost'].includes(target)) throw new Error(`a test tried to ${command.tool} ${target}: tests send traffic only to loopback (or into namespaces they made)`);
+  return command;
 }
 
 function isLoopbackUrl(url: string): boolean {
@@ -48,8 +55,11 @@ export async function createTestCore(
       observe?.(url, headers);
     },
   };
+  // Tests reach only loopback: a diagnostic aimed anywhere else fails before anything is spawned. A test that
+  // passes its own `wrap` (running the tools inside a namespace it made) takes that duty over.
+  const diagnostics = rest.diagnostics?.wrap ? rest.diagnostics : { ...rest.diagnostics, wrap: loopbackDiagnosticsOnly };
   // Network servers do not auto-start in tests unless a test asks (they would bind this machine's interfaces).
-  const core = await AppCore.create({ fileLog: false, rendererDir: null, autoStartServices: false, ...rest, netboot, config });
+  const core = await AppCore.create({ fileLog: false, rendererDir: null, autoStartServices: false, ...rest, netboot, diagnostics, config });
   let closed = false;
   return {
     core,

@@ -65,7 +65,9 @@ const EXCLUDED: Record<string, string> = {
  *   I/O; BMC probing without a protocol talks to the address itself, so the
  *   probe's address is pinned to 127.0.0.1 and its port to a refusing one;
  * - the update feed URL, wherever a settings body carries it, is pinned to a
- *   refusing loopback port.
+ *   refusing loopback port;
+ * - the diagnostics (real ping/traceroute) have their target pinned to
+ *   127.0.0.1 and their counts to one quick probe.
  */
 interface RoutePolicy {
   /** Valid values of a path param, instead of ids from the list route. */
@@ -421,6 +423,11 @@ const ROUTE_POLICIES: Record<string, RoutePolicy> = {
   'POST /api/v1/version/check': { upstream: true },
   'POST /api/v1/version/download': { upstream: true },
   'POST /api/v1/bmc/probe': { pinned: {}, upstream: true },
+  // The diagnostics run the real ping/traceroute: only ever at loopback, one quick probe.
+  'POST /api/v1/network/ping': { pinned: { target: '127.0.0.1', count: 1, timeout_seconds: 1 } },
+  'POST /api/v1/network/ping/stream': { pinned: { target: '127.0.0.1', count: 1, timeout_seconds: 1 } },
+  'POST /api/v1/network/traceroute': { pinned: { target: '127.0.0.1', max_hops: 2, timeout_seconds: 1 } },
+  'POST /api/v1/network/traceroute/stream': { pinned: { target: '127.0.0.1', max_hops: 2, timeout_seconds: 1 } },
   'POST /api/v1/bmc/batch/{action}': { params: { action: () => ['status', 'power-on', 'power-off', 'restart'] }, upstream: true },
   'POST /api/v1/bmc/{id}/refresh': { upstream: true },
   'POST /api/v1/bmc/{id}/power-on': { upstream: true },

@@ -50,6 +50,18 @@ export class SseClient {
     });
   }
 
+  /** Opens a stream that takes a JSON body (POST), like /network/ping/stream. */
+  static post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<SseClient> {
+    return new Promise((resolve, reject) => {
+      const text = JSON.stringify(body);
+      const request = http.request(url, { method: 'POST', headers: { accept: 'text/event-stream', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers } }, (response) => {
+        resolve(new SseClient(request, response));
+      });
+      request.on('error', reject);
+      request.end(text);
+    });
+  }
+
   /** The next block not yet taken (waits for it); throws if the stream ends first. */
   async next(): Promise<SseFrame> {
     for (;;) {

@@ -4,6 +4,7 @@ import { authClient } from './auth-client.js';
 import { bootFilesClient } from './boot-files-client.js';
 import { bootScriptsClient } from './boot-scripts-client.js';
 import { dhcpClient } from './dhcp-client.js';
+import { diagnosticsClient } from './diagnostics-client.js';
 import { dnsClient } from './dns-client.js';
 import { eventsClient } from './events-client.js';
 import { hostsClient } from './hosts-client.js';
@@ -41,6 +42,7 @@ export function createApi(client: ApiClient) {
     power: powerClient(client),
     dhcp: dhcpClient(client),
     netboot: netbootClient(client),
+    diagnostics: diagnosticsClient(client),
   };
 }
 
