@@ -59,6 +59,7 @@ const PAGES = [
   ['netboot-tasks', '/netboot/tasks'],
   ['netboot-templates', '/netboot/templates'],
   ['netboot-overlays', '/netboot/overlays'],
+  ['diagnostics', '/diagnostics'],
 ] as const;
 
 const missingBrowser = !existsSync(CHROMIUM) && !process.env.CI;
@@ -376,7 +377,7 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
     await expect(nav.getByRole('link', { name: 'Audit log' }).count()).resolves.toBe(0);
     await expect(nav.getByRole('link', { name: 'Users & API tokens' }).count()).resolves.toBe(0);
     const viewerPages = [
-      ...PAGES.filter(([name]) => !name.startsWith('users') && name !== 'audit'),
+      ...PAGES.filter(([name]) => !name.startsWith('users') && name !== 'audit' && name !== 'diagnostics'),
       ['host', `/hosts/${hostId}`],
       ['profile-detail', `/profiles/${profileId}`],
       ['netboot-template', `/netboot/templates/${templateId}`],
