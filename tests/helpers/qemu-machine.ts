@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { NetLab, type Netns } from './netns.js';
+import { NetLab, skipNetnsTest, type Netns } from './netns.js';
 import { NetnsServer, subnet } from './netns-server.js';
 
 /*
@@ -124,4 +124,18 @@ export async function installDebianLocally(dataDir: string): Promise<void> {
   await mkdir(local, { recursive: true });
   await copyFile(`${DEBIAN_INSTALLER}/linux`, path.join(local, 'linux'));
   await copyFile(`${DEBIAN_INSTALLER}/initrd.gz`, path.join(local, 'initrd.gz'));
+}
+
+/**
+ * Whether a QEMU test skips here: without root/namespaces or `tools` it skips
+ * with a printed reason (skipNetnsTest); without the firmware and installer
+ * files it skips locally and fails in CI, which installs them.
+ */
+export function skipQemuTest(label: string, tools: readonly string[]): boolean {
+  if (skipNetnsTest(label, tools)) return true;
+  const missing = missingQemuFiles();
+  if (missing.length === 0) return false;
+  if (process.env.CI) throw new Error(`${label} needs ${missing.join(', ')} (.ci/run installs ovmf, ipxe-qemu, debian-installer-12-netboot-amd64)`);
+  console.warn(`${label} skipped: missing ${missing.join(', ')}; in CI it runs`);
+  return true;
 }

@@ -13,22 +13,14 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { skipNetnsTest, type Netns } from '../../helpers/netns.js';
+import type { Netns } from '../../helpers/netns.js';
 import type { NetnsServer } from '../../helpers/netns-server.js';
-import { bootMachine, installDebianLocally, missingQemuFiles, powerOff, startPxeLab, type PxeLab } from '../../helpers/qemu-machine.js';
+import { bootMachine, installDebianLocally, powerOff, skipQemuTest, startPxeLab, type PxeLab } from '../../helpers/qemu-machine.js';
 
 /** The installer reaches its preseed in about 70 s under TCG; two machines share two cores. */
 const INSTALL_TIMEOUT_MS = 300_000;
 
-const skip =
-  skipNetnsTest('QEMU netboot install e2e', ['qemu-system-x86_64']) ||
-  (() => {
-    const missing = missingQemuFiles();
-    if (missing.length === 0) return false;
-    if (process.env.CI) throw new Error(`QEMU netboot e2e needs ${missing.join(', ')} (.ci/run installs ovmf, ipxe-qemu, debian-installer-12-netboot-amd64)`);
-    console.warn(`QEMU netboot e2e skipped: missing ${missing.join(', ')}; in CI it runs`);
-    return true;
-  })();
+const skip = skipQemuTest('QEMU netboot install e2e', ['qemu-system-x86_64']);
 
 interface Task {
   id: number;

@@ -13,21 +13,13 @@ import type { ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NetLab, skipNetnsTest, type Netns } from '../../helpers/netns.js';
+import type { NetLab, Netns } from '../../helpers/netns.js';
 import type { NetnsServer } from '../../helpers/netns-server.js';
-import { DEBIAN_INSTALLER as INSTALLER, bootMachine as startMachine, missingQemuFiles, powerOff, startPxeLab, type PxeLab } from '../../helpers/qemu-machine.js';
+import { DEBIAN_INSTALLER as INSTALLER, bootMachine as startMachine, powerOff, skipQemuTest, startPxeLab, type PxeLab } from '../../helpers/qemu-machine.js';
 
 const BOOT_TIMEOUT_MS = 150_000;
 
-const skip =
-  skipNetnsTest('QEMU PXE e2e', ['qemu-system-x86_64', 'dnsmasq']) ||
-  (() => {
-    const missing = missingQemuFiles();
-    if (missing.length === 0) return false;
-    if (process.env.CI) throw new Error(`QEMU PXE e2e needs ${missing.join(', ')} (.ci/run installs ovmf, ipxe-qemu, debian-installer-12-netboot-amd64)`);
-    console.warn(`QEMU PXE e2e skipped: missing ${missing.join(', ')}; in CI it runs`);
-    return true;
-  })();
+const skip = skipQemuTest('QEMU PXE e2e', ['qemu-system-x86_64', 'dnsmasq']);
 
 interface EventRow {
   id: number;

@@ -133,6 +133,21 @@ describe('answer templates API', () => {
     }
   });
 
+  it('renders an answer once per context and anew after every template write (content, secrets, rollback)', async () => {
+    const made = await create({ preset: 'debian-preseed', name: 'Debian cached' });
+    const id = Number(made.id);
+    const answers = t.core.area('netboot').answers;
+    const first = await answers.render(id, 'preseed', sampleAnswerContext());
+    expect(await answers.render(id, 'preseed', sampleAnswerContext())).toBe(first);
+    const content = `${String(made.content)}\n# changed by the test\n`;
+    expect((await call('PUT', `/netboot/answer-templates/${id}`, { content })).status).toBe(200);
+    expect((await answers.render(id, 'preseed', sampleAnswerContext())).content).toContain('# changed by the test');
+    expect((await call('PUT', `/netboot/answer-templates/${id}`, { secrets: { root_password_hash: '$6$salt$abc' } })).status).toBe(200);
+    expect((await answers.render(id, 'preseed', sampleAnswerContext())).content).toContain('root-password-crypted password $6$salt$abc');
+    expect((await call('POST', `/netboot/answer-templates/${id}/rollback/1`, {})).status).toBe(200);
+    expect((await answers.render(id, 'preseed', sampleAnswerContext())).content).not.toContain('# changed by the test');
+  });
+
   it('keeps at most 16 secrets per template', async () => {
     const sixteen = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`s${i}`, `value-${i}`]));
     const made = await create({ preset: 'kickstart', name: 'Many secrets', secrets: sixteen });

@@ -23,8 +23,11 @@ describe('a machine with an install task', () => {
     const created = await createTask(lab, { mac, distro: 'debian', variables: { hostname: 'node-a' } });
     const before = lastEventId(lab);
 
+    const renderedBefore = lab.answers.rendered.length;
     const script = await bootScript(lab, mac);
     expect(lintIpxeScript(script)).toEqual([]);
+    // Serving the installer renders its answer ahead, for the machine's own address, before the installer asks.
+    await expect.poll(() => lab.answers.rendered.slice(renderedBefore).some((context) => context.task.id === created.id)).toBe(true);
     const boot = `${lab.base}/boot`;
     expect(script).toContain(`kernel ${boot}/netboot/debian/12/x86_64/linux initrd=initrd.gz auto=true priority=critical preseed/url=${lab.base}/api/v1/netboot/answer/${created.id}?token=`);
     expect(script).toContain(' hostname=node-a --- quiet || goto bw-failed');
@@ -44,6 +47,7 @@ describe('a machine with an install task', () => {
     const answer = await fetch(answerUrl);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(answer.headers.get('server-timing')).toMatch(/^answer;dur=\d+\.\d\d$/);
     const preseed = await answer.text();
     const callback = /wget -q -O \/dev\/null (\S+)\/installing/.exec(preseed)?.[1];
     expect(callback).toBe(`${lab.base}/api/v1/netboot/callback/${created.id}/${new URL(answerUrl).searchParams.get('token') ?? ''}`);

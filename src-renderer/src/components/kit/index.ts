@@ -1,5 +1,6 @@
 // The form and table pieces pages share, so each page writes only what is its own.
 export { DetailLoadError, type DetailLoadErrorProps } from './DetailLoadError.js';
+export { DetailsCard, type DetailsCardProps } from './DetailsCard.js';
 export { DialogActions, type DialogActionsProps } from './DialogActions.js';
 export { FormDialog, type FormDialogProps } from './FormDialog.js';
 export { FormError } from './FormError.js';

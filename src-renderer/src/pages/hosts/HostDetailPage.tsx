@@ -1,11 +1,11 @@
-import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { Host } from '@contracts/hosts';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
-import { DetailLoadError } from '../../components/kit/index.js';
+import { DetailLoadError, DetailsCard } from '../../components/kit/index.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, Loading, QueryState } from '../../components/QueryState.js';
@@ -38,22 +38,7 @@ function Details({ host }: { host: Host }) {
     ['Created / changed', `${formatDateTime(host.created_at)} / ${formatDateTime(host.updated_at)}`],
   ];
   return (
-    <Card withBorder component="section" aria-labelledby="host-details-title">
-      <Title order={2} size="h4" id="host-details-title" mb="sm">
-        Details
-      </Title>
-      <Table variant="vertical" layout="fixed">
-        <caption className="visually-hidden">Host details</caption>
-        <Table.Tbody>
-          {rows.map(([label, value]) => (
-            <Table.Tr key={label}>
-              <Table.Th w={190}>{label}</Table.Th>
-              <Table.Td>{value}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Card>
+    <DetailsCard id="host-details-title" title="Details" caption="Host details" rows={rows} labelWidth={190} />
   );
 }
 

@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, CopyButton, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, CopyButton, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { FINAL_TASK_STATES, type InstallTask, type TaskUpdate } from '@contracts/netboot';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
@@ -6,7 +6,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useCan, useLiveEvents } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
-import { DetailLoadError } from '../../components/kit/index.js';
+import { DetailLoadError, DetailsCard } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { Loading } from '../../components/QueryState.js';
 import { formatDateTime, formatRelative } from '../../format.js';
@@ -77,22 +77,7 @@ function Details({ task }: { task: InstallTask }) {
   ];
   if (task.answer_url !== undefined) rows.push(['Answer URL', task.answer_url ? <AnswerUrl url={task.answer_url} /> : <Dim>none (no answer file)</Dim>]);
   return (
-    <Card withBorder component="section" aria-labelledby="task-details-title">
-      <Title order={2} size="h4" id="task-details-title" mb="sm">
-        Details
-      </Title>
-      <Table variant="vertical" layout="fixed">
-        <caption className="visually-hidden">Task details</caption>
-        <Table.Tbody>
-          {rows.map(([label, value]) => (
-            <Table.Tr key={label}>
-              <Table.Th w={160}>{label}</Table.Th>
-              <Table.Td>{value}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Card>
+    <DetailsCard id="task-details-title" title="Details" caption="Task details" rows={rows} />
   );
 }
 
