@@ -32,7 +32,7 @@ function Preview({ config }: { config: BootPreview }) {
       </Group>
       <Text size="sm">{config.reason_text}</Text>
       {config.render_error && (
-        <Alert color="red" title="The template does not render for this host" role="alert">
+        <Alert color="red" title={config.action === 'install' ? 'The installer cannot be served to this host yet' : 'The template does not render for this host'} role="alert">
           <Text size="sm" className="pre-wrap">
             {config.render_error}
           </Text>

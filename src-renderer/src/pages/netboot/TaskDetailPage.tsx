@@ -43,7 +43,7 @@ function AnswerUrl({ url }: { url: string }) {
       </Text>
       <CopyButton value={url}>
         {({ copied, copy }) => (
-          <Button variant={copied ? 'light' : 'default'} color={copied ? 'teal' : undefined} size="compact-xs" aria-label="Copy the answer URL" onClick={copy}>
+          <Button variant={copied ? 'light' : 'default'} color={copied ? 'teal' : undefined} size="compact-xs" style={{ flexShrink: 0 }} aria-label="Copy the answer URL" onClick={copy}>
             {copied ? 'Copied' : 'Copy'}
           </Button>
         )}
