@@ -1,8 +1,10 @@
 import { auditArea } from '../audit/index.js';
 import { authArea, type AuthAreaOptions } from '../auth/index.js';
 import { bootFilesArea } from '../boot-files/index.js';
+import { baselinesArea } from '../baselines/index.js';
 import { bootScriptsArea } from '../boot-scripts/index.js';
 import type { FacadesOf } from '../core/area.js';
+import { communityStoreArea } from '../community-store/index.js';
 import { dhcpArea } from '../dhcp/index.js';
 import { diagnosticsArea, type DiagnosticsOptions } from '../diagnostics/index.js';
 import { dnsArea } from '../dns/index.js';
@@ -13,6 +15,7 @@ import { netbootArea, type NetbootAreaOptions } from '../netboot/index.js';
 import { networkArea } from '../network/index.js';
 import { powerArea, type PowerAreaOptions } from '../power/index.js';
 import { profilesArea } from '../profiles/index.js';
+import { scriptsArea } from '../scripts/index.js';
 import { servicesArea } from '../services/index.js';
 import { settingsArea } from '../settings/index.js';
 import { systemArea } from '../system/index.js';
@@ -71,6 +74,9 @@ export function areaList(options: AreaListOptions = {}) {
     powerArea(options.power ?? {}),
     netbootArea(options.netboot ?? {}),
     diagnosticsArea(options.diagnostics ?? {}),
+    scriptsArea(),
+    baselinesArea(),
+    communityStoreArea(),
   ] as const;
 }
 

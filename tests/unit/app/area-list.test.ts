@@ -31,6 +31,9 @@ describe('the area list', () => {
       'power',
       'netboot',
       'diagnostics',
+      'scripts',
+      'baselines',
+      'community-store',
     ]);
   });
 });
