@@ -2,8 +2,9 @@ import type { AreaModule } from '../core/area.js';
 
 export * from './baselines-contract.js';
 
-/** The facade other areas use (store). Filled in by the baselines service. */
-export type BaselinesFacade = Record<string, never>;
+import type { BaselinesFacade } from './baselines-facade.js';
+
+export type { BaselinesFacade } from './baselines-facade.js';
 
 /**
  * The baselines area (docs/baselines.md): ordered script lists, their
@@ -14,7 +15,12 @@ export function baselinesArea(): AreaModule<'baselines', BaselinesFacade, Record
     name: 'baselines',
     needs: ['templates', 'profiles', 'hosts', 'netboot', 'scripts'],
     create() {
-      return { facade: {}, routes: [], services: [] };
+      // Placeholder until the baselines service lands (issue 16 work in progress).
+      const notBuilt = (): never => {
+        throw new Error('the baselines area is not built yet');
+      };
+      const facade: BaselinesFacade = { get: notBuilt, byName: notBuilt, list: notBuilt, validate: notBuilt, create: notBuilt, update: notBuilt, remove: notBuilt, assigned: notBuilt };
+      return { facade, routes: [], services: [] };
     },
   };
 }

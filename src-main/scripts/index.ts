@@ -2,8 +2,9 @@ import type { AreaModule } from '../core/area.js';
 
 export * from './scripts-contract.js';
 
-/** The facade other areas use (baselines, store). Filled in by the scripts service. */
-export type ScriptsFacade = Record<string, never>;
+import type { ScriptsFacade } from './scripts-facade.js';
+
+export type { ScriptsFacade } from './scripts-facade.js';
 
 /**
  * The scripts area (docs/scripts.md): post-install scripts with versions,
@@ -14,7 +15,12 @@ export function scriptsArea(): AreaModule<'scripts', ScriptsFacade, Record<strin
     name: 'scripts',
     needs: ['templates'],
     create() {
-      return { facade: {}, routes: [], services: [] };
+      // Placeholder until the scripts service lands (issue 16 work in progress).
+      const notBuilt = (): never => {
+        throw new Error('the scripts area is not built yet');
+      };
+      const facade: ScriptsFacade = { get: notBuilt, byName: notBuilt, list: notBuilt, validate: notBuilt, create: notBuilt, update: notBuilt, remove: notBuilt, check: notBuilt, addUsageCheck: () => undefined };
+      return { facade, routes: [], services: [] };
     },
   };
 }
