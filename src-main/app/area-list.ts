@@ -1,7 +1,7 @@
 import { auditArea } from '../audit/index.js';
 import { authArea, type AuthAreaOptions } from '../auth/index.js';
 import { bootFilesArea } from '../boot-files/index.js';
-import { baselinesArea } from '../baselines/index.js';
+import { baselinesArea, type BaselinesAreaOptions } from '../baselines/index.js';
 import { bootScriptsArea } from '../boot-scripts/index.js';
 import type { FacadesOf } from '../core/area.js';
 import { communityStoreArea } from '../community-store/index.js';
@@ -44,6 +44,8 @@ export interface AreaListOptions {
   netboot?: NetbootAreaOptions;
   /** Diagnostics seams (tests): run slots, wall-time cap, a wrapper that runs the tools in a namespace. */
   diagnostics?: DiagnosticsOptions;
+  /** Baselines seams (tests): a scripts facade in place of the scripts area's. */
+  baselines?: BaselinesAreaOptions;
 }
 
 /**
@@ -75,7 +77,7 @@ export function areaList(options: AreaListOptions = {}) {
     netbootArea(options.netboot ?? {}),
     diagnosticsArea(options.diagnostics ?? {}),
     scriptsArea(),
-    baselinesArea(),
+    baselinesArea(options.baselines ?? {}),
     communityStoreArea(),
   ] as const;
 }

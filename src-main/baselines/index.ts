@@ -1,26 +1,57 @@
+import { serverEndpointFor } from '../boot-scripts/server-endpoint.js';
 import type { AreaModule } from '../core/area.js';
-
-export * from './baselines-contract.js';
-
+import type { HostService } from '../hosts/index.js';
+import type { ProfileService } from '../profiles/index.js';
+import type { ScriptsFacade } from '../scripts/scripts-facade.js';
+import type { TemplateRenderer } from '../templates/index.js';
+import { BaselineService } from './baseline-service.js';
+import type { TaskFacts } from './baseline-types.js';
+import { baselineRoutes } from './baselines-routes.js';
 import type { BaselinesFacade } from './baselines-facade.js';
 
-export type { BaselinesFacade } from './baselines-facade.js';
+export * from './baselines-contract.js';
+export type { AssignedContext, BaselinesFacade } from './baselines-facade.js';
+export { BaselineService, BASELINES_COLLECTION, type BaselineServiceDeps } from './baseline-service.js';
+export { baselineRoutes } from './baselines-routes.js';
+export type { BaselineRow, BaselineStep, BaselineLookups, TaskFacts } from './baseline-types.js';
+
+/** Test seams of the baselines area. */
+export interface BaselinesAreaOptions {
+  /** A scripts facade in place of the scripts area's (tests written before the scripts area landed). */
+  scripts?: ScriptsFacade;
+}
+
+/** What the baselines read of the netboot area: install tasks by id and a MAC's active one. */
+interface NetbootTasks {
+  tasks: { service: { get(id: number): TaskFacts | undefined; activeForMac(mac: string): TaskFacts | undefined } };
+}
 
 /**
  * The baselines area (docs/baselines.md): ordered script lists, their
- * assignment and resolution, per-host runtime tokens and run results.
+ * assignment and resolution. It registers with the scripts area who uses a
+ * script (a delete of a script a baseline runs is a 409 naming the baselines).
  */
-export function baselinesArea(): AreaModule<'baselines', BaselinesFacade, Record<string, never>> {
+export function baselinesArea(
+  options: BaselinesAreaOptions = {},
+): AreaModule<'baselines', BaselinesFacade, { templates: TemplateRenderer; profiles: ProfileService; hosts: HostService; netboot: NetbootTasks; scripts: ScriptsFacade }> {
   return {
     name: 'baselines',
     needs: ['templates', 'profiles', 'hosts', 'netboot', 'scripts'],
-    create() {
-      // Placeholder until the baselines service lands (issue 16 work in progress).
-      const notBuilt = (): never => {
-        throw new Error('the baselines area is not built yet');
-      };
-      const facade: BaselinesFacade = { get: notBuilt, byName: notBuilt, list: notBuilt, validate: notBuilt, create: notBuilt, update: notBuilt, remove: notBuilt, assigned: notBuilt };
-      return { facade, routes: [], services: [] };
+    create(kernel, deps) {
+      const scripts = options.scripts ?? deps.scripts;
+      const baselines = new BaselineService({
+        store: kernel.store,
+        events: kernel.events,
+        log: kernel.log,
+        lookups: { scripts, hosts: deps.hosts, profiles: deps.profiles, tasks: deps.netboot.tasks.service },
+        templates: deps.templates,
+        server: (clientIp) => {
+          const endpoint = serverEndpointFor(clientIp, kernel.network, kernel.http);
+          return { name: kernel.settings.general().server_name, ip: endpoint.ip, http_url: endpoint.base_url, base_url: endpoint.base_url };
+        },
+      });
+      scripts.addUsageCheck((scriptId) => baselines.usersOfScript(scriptId));
+      return { facade: baselines, routes: [baselineRoutes(baselines)], services: [] };
     },
   };
 }

@@ -65,6 +65,9 @@ export const KNOWN_EVENT_KINDS = {
   'netboot.prefetch.failed': 'A prefetch failed (error); detail: job_id, distro, version, arch, bytes_done, error',
   'netboot.cache.evicted': 'A least recently used file left the netboot download cache; detail: url, size_bytes, last_used',
   'netboot.callback': 'An installer reported progress (warn for failed); mac, ip, host_id; detail: task_id, state, message',
+  'baseline.created': 'A baseline was created; detail: id, name, user',
+  'baseline.updated': 'A baseline was changed; detail: id, name, user, fields',
+  'baseline.deleted': 'A baseline was deleted; detail: id, name, user',
 } as const satisfies Record<string, string>;
 
 export type KnownEventKind = keyof typeof KNOWN_EVENT_KINDS;
