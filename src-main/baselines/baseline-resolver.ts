@@ -46,7 +46,8 @@ export function chooseBaseline(rows: readonly BaselineRow[], facts: MachineFacts
       const folded = tag.toLowerCase();
       const byTag = first((row) => row.assign.tags.some((value) => value.toLowerCase() === folded));
       if (byTag) {
-        const note = index > 0 ? ` (its first tag that has a baseline: ${host.tags.slice(0, index).map((t) => `"${t}"`).join(', ')} have none)` : '';
+        const skipped = host.tags.slice(0, index).map((t) => `"${t}"`);
+        const note = skipped.length > 0 ? ` (its first tag with a baseline; ${skipped.join(', ')} ${skipped.length === 1 ? 'has' : 'have'} none)` : '';
         return { row: byTag, rule: 'tag', reason: `tag "${tag}" of ${who}${note}` };
       }
     }

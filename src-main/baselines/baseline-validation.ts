@@ -28,10 +28,17 @@ export type BaselineCandidate = NewRow<BaselineRow>;
  */
 export function assertShape(schema: TSchema, input: unknown): void {
   if (Value.Check(schema, input)) return;
-  const errors: FieldError[] = [...Value.Errors(schema, input)].slice(0, MAX_NAMED_ERRORS).map((error) => ({
-    field: `body${error.instancePath.replace(/\//g, '.')}`,
-    message: error.message,
-  }));
+  const errors: FieldError[] = [];
+  for (const error of Value.Errors(schema, input)) {
+    const field = `body${error.instancePath.replace(/\//g, '.')}`;
+    // Named like the API's error handler names ajv's: "unknown field" at the field, "is required" per missing one.
+    if (error.keyword === 'additionalProperties') continue;
+    if (error.keyword === 'boolean' && error.schemaPath.endsWith('/additionalProperties')) errors.push({ field, message: 'unknown field' });
+    else if (error.keyword === 'required' && Array.isArray(error.params.requiredProperties)) {
+      for (const name of error.params.requiredProperties) errors.push({ field: `${field}.${String(name)}`, message: 'is required' });
+    } else errors.push({ field, message: error.message });
+    if (errors.length >= MAX_NAMED_ERRORS) break;
+  }
   throw validationError(errors.length > 0 ? errors : [{ field: 'body', message: 'does not match the schema' }]);
 }
 

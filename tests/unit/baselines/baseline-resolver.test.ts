@@ -41,7 +41,7 @@ describe('chooseBaseline', () => {
     expect(seen.map((s) => s.reason)).toEqual([
       'host "web01" (id 5, 52:54:00:00:00:05) is assigned to it directly',
       'group "Lab" of host "web01" (id 5, 52:54:00:00:00:05)',
-      'tag "gpu" of host "web01" (id 5, 52:54:00:00:00:05) (its first tag that has a baseline: "blue" have none)',
+      'tag "gpu" of host "web01" (id 5, 52:54:00:00:00:05) (its first tag with a baseline; "blue" has none)',
       'install task 11 of host "web01" (id 5, 52:54:00:00:00:05)',
       'profile "Debian" (id 7) of host "web01" (id 5, 52:54:00:00:00:05)',
       'the default baseline: no host, group, tag, task or profile rule matched host "web01" (id 5, 52:54:00:00:00:05)',

@@ -134,7 +134,11 @@ describe('buildCandidate', () => {
   it('checks the request schema for callers that bypass the routes, with the routes\' field names', () => {
     const tooMany = { name: 'Long', scripts: Array.from({ length: MAX_BASELINE_SCRIPTS + 1 }, () => ({ script_id: sh })) };
     expect(failure(() => assertShape(BaselineCreateSchema, tooMany)).details?.[0]?.field).toBe('body.scripts');
-    expect(failure(() => assertShape(BaselineCreateSchema, { name: 'x', extra: 1 })).code).toBe('VALIDATION_FAILED');
+    expect(failure(() => assertShape(BaselineCreateSchema, { name: 'x', extra: 1, scripts: [{ script_id: 1, retries: 2 }] })).details).toEqual([
+      { field: 'body.extra', message: 'unknown field' },
+      { field: 'body.scripts.0.retries', message: 'unknown field' },
+    ]);
+    expect(failure(() => assertShape(BaselineCreateSchema, {})).details).toEqual([{ field: 'body.name', message: 'is required' }]);
     expect(failure(() => assertShape(BaselineCreateSchema, { name: ' bad' })).details?.[0]?.field).toBe('body.name');
     expect(() => assertShape(BaselineCreateSchema, { name: 'Fine', scripts: [{ script_id: 1 }] })).not.toThrow();
   });
