@@ -65,6 +65,9 @@ export const KNOWN_EVENT_KINDS = {
   'netboot.prefetch.failed': 'A prefetch failed (error); detail: job_id, distro, version, arch, bytes_done, error',
   'netboot.cache.evicted': 'A least recently used file left the netboot download cache; detail: url, size_bytes, last_used',
   'netboot.callback': 'An installer reported progress (warn for failed); mac, ip, host_id; detail: task_id, state, message',
+  'script.created': 'A post-install script was created; detail: id, name, kind, os_family, version, sha256, user',
+  'script.updated': 'A script was changed or rolled back (a new version when content or kind changed); detail: id, name, kind, os_family, version, sha256, user',
+  'script.deleted': 'A script and its versions were deleted; detail: id, name, kind, os_family, version, sha256, user, and forced, used_by when deleted with ?force=true while in use',
 } as const satisfies Record<string, string>;
 
 export type KnownEventKind = keyof typeof KNOWN_EVENT_KINDS;
