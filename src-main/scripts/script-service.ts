@@ -133,7 +133,7 @@ export class ScriptService implements ScriptsFacade {
       const row = await this.rows.insert({ ...candidate, version: 1, sha256: sha256Of(candidate.content) });
       await this.addVersion(row, { author, ...commentOf(input) }, 'created');
       this.log.info(`script ${row.id} "${row.name}" (${row.kind}) created by ${author}`);
-      this.emit('script.created', `script "${row.name}" created`, row, author);
+      this.emit({ kind: 'script.created', message: `script "${row.name}" created`, row, author });
       return view(row);
     });
   }
@@ -146,7 +146,7 @@ export class ScriptService implements ScriptsFacade {
       const updated = await this.rows.update(id, { ...candidate, version: changed ? current.version + 1 : current.version, sha256: sha256Of(candidate.content) });
       if (!updated) throw notFound('script', id);
       if (changed) await this.addVersion(updated, { author, ...commentOf(input) }, 'updated');
-      this.emit('script.updated', `script "${updated.name}" updated${changed ? ` to version ${updated.version}` : ''}`, updated, author);
+      this.emit({ kind: 'script.updated', message: `script "${updated.name}" updated${changed ? ` to version ${updated.version}` : ''}`, row: updated, author });
       return view(updated);
     });
   }
@@ -166,7 +166,7 @@ export class ScriptService implements ScriptsFacade {
       await this.rows.remove(id);
       await this.versions.removeOwner(id);
       this.log.info(`script ${id} "${row.name}" deleted${users.length > 0 ? ` (forced; it was used by ${users.join(', ')})` : ''}`);
-      this.emit('script.deleted', `script "${row.name}" deleted${users.length > 0 ? ' (forced while in use)' : ''}`, row, author, users.length > 0 ? { forced: true, used_by: users } : {});
+      this.emit({ kind: 'script.deleted', message: `script "${row.name}" deleted${users.length > 0 ? ' (forced while in use)' : ''}`, row, author, extra: users.length > 0 ? { forced: true, used_by: users } : {} });
       return view(row);
     });
   }
@@ -217,7 +217,7 @@ export class ScriptService implements ScriptsFacade {
       const updated = await this.rows.update(id, { ...candidate, version: current.version + 1, sha256: sha256Of(candidate.content) });
       if (!updated) throw notFound('script', id);
       await this.addVersion(updated, { author: note.author, comment: note.comment ?? `rollback to version ${target.version}` }, 'rollback');
-      this.emit('script.updated', `script "${updated.name}" rolled back to version ${target.version} (now version ${updated.version})`, updated, note.author);
+      this.emit({ kind: 'script.updated', message: `script "${updated.name}" rolled back to version ${target.version} (now version ${updated.version})`, row: updated, author: note.author });
       return view(updated);
     });
   }
@@ -255,13 +255,15 @@ export class ScriptService implements ScriptsFacade {
     return this.versions.add({ script_id: row.id, version: row.version, kind: row.kind, content: row.content, author: note.author, comment: note.comment ?? fallbackComment });
   }
 
-  private emit(kind: 'script.created' | 'script.updated' | 'script.deleted', message: string, row: Script, author: string, extra: Record<string, unknown> = {}): void {
+  private emit(change: { kind: 'script.created' | 'script.updated' | 'script.deleted'; message: string; row: Script; author: string; extra?: Record<string, unknown> }): void {
+    const { row } = change;
     this.deps.events.emit({
-      kind,
-      message,
-      detail: { id: row.id, name: row.name, kind: row.kind, os_family: row.os_family, version: row.version, sha256: row.sha256, user: author, ...extra },
+      kind: change.kind,
+      message: change.message,
+      detail: { id: row.id, name: row.name, kind: row.kind, os_family: row.os_family, version: row.version, sha256: row.sha256, user: change.author, ...change.extra },
     });
   }
+
 }
 
 function nameKey(name: string): string {

@@ -30,7 +30,7 @@ export interface ShellCheckerOptions {
   timeoutMs?: number;
   /** Checks running at once; default 2. */
   slots?: number;
-  /** Checks waiting for a slot before further ones are refused with 503; default 32. */
+  /** Checks waiting for a slot before further ones are refused with 503; default 128 (a store import validates many scripts at once). */
   maxWaiting?: number;
   /** Bytes of output kept; the child is killed when it prints more. Default 64 KiB. */
   maxOutputBytes?: number;
@@ -42,7 +42,7 @@ export interface ShellOutcome {
   checked: boolean;
 }
 
-export const SHELL_CHECK_DEFAULTS = { timeoutMs: 3000, slots: 2, maxWaiting: 32, maxOutputBytes: 64 * 1024 } as const;
+export const SHELL_CHECK_DEFAULTS = { timeoutMs: 3000, slots: 2, maxWaiting: 128, maxOutputBytes: 64 * 1024 } as const;
 
 /** The only environment a checker sees. */
 const CHECK_PATH = '/usr/local/bin:/usr/bin:/bin';
