@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { parseBashOutput, parseDashOutput, ShellChecker, systemShellCommands, type ShellCommand } from '../../../../src-main/scripts/check/shell-checker.js';
 
 const commands = systemShellCommands();
-const sh = commands.sh;
-const bash = commands.bash;
+
+/** The system's checker; the suites using it are skipped when it is missing. */
+function need(command: ShellCommand | null): ShellCommand {
+  if (!command) throw new Error('no such shell on this machine');
+  return command;
+}
 
 describe('shell output parsing', () => {
   it('reads dash lines', () => {
@@ -20,27 +24,29 @@ describe('shell output parsing', () => {
   });
 });
 
-describe.skipIf(sh === null || bash === null)('ShellChecker with the system shells', () => {
+describe.skipIf(commands.sh === null || commands.bash === null)('ShellChecker with the system shells', () => {
   const checker = new ShellChecker();
+  const sh = (): ShellCommand => need(commands.sh);
+  const bash = (): ShellCommand => need(commands.bash);
 
   it('passes good sh and reports a bad one with its line', async () => {
-    expect(await checker.check(sh!, '#!/bin/sh\nif [ -n "$1" ]; then\n  echo "$1"\nfi\n')).toEqual({ checked: true, issues: [] });
-    const bad = await checker.check(sh!, 'echo start\nif true; then\n  echo\n');
+    expect(await checker.check(sh(), '#!/bin/sh\nif [ -n "$1" ]; then\n  echo "$1"\nfi\n')).toEqual({ checked: true, issues: [] });
+    const bad = await checker.check(sh(), 'echo start\nif true; then\n  echo\n');
     expect(bad.checked).toBe(true);
     expect(bad.issues).toEqual([expect.objectContaining({ severity: 'error', line: 4 })]);
   });
 
   it('refuses bash-only syntax under sh and accepts it under bash', async () => {
     const bashism = 'a=(1 2 3)\necho "${a[1]}"\n';
-    expect((await checker.check(sh!, bashism)).issues).toEqual([expect.objectContaining({ line: 1, severity: 'error' })]);
-    expect((await checker.check(bash!, bashism)).issues).toEqual([]);
-    const bad = await checker.check(bash!, 'echo ok\nif true; then\n  echo\nfi fi\n');
+    expect((await checker.check(sh(), bashism)).issues).toEqual([expect.objectContaining({ line: 1, severity: 'error' })]);
+    expect((await checker.check(bash(), bashism)).issues).toEqual([]);
+    const bad = await checker.check(bash(), 'echo ok\nif true; then\n  echo\nfi fi\n');
     expect(bad.issues).toEqual([expect.objectContaining({ line: 4, severity: 'error' })]);
   });
 
   it('never runs the script: a check of a command that would write a file writes nothing', async () => {
     const marker = `/tmp/bootwright-never-${process.pid}-${Date.now()}`;
-    const outcome = await checker.check(sh!, `touch ${marker}\n`);
+    const outcome = await checker.check(sh(), `touch ${marker}\n`);
     expect(outcome.issues).toEqual([]);
     const { existsSync } = await import('node:fs');
     expect(existsSync(marker)).toBe(false);
