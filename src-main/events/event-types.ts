@@ -68,6 +68,9 @@ export const KNOWN_EVENT_KINDS = {
   'baseline.created': 'A baseline was created; detail: id, name, user',
   'baseline.updated': 'A baseline was changed; detail: id, name, user, fields',
   'baseline.deleted': 'A baseline was deleted; detail: id, name, user',
+  'script.created': 'A post-install script was created; detail: id, name, kind, os_family, version, sha256, user',
+  'script.updated': 'A script was changed or rolled back (a new version when content or kind changed); detail: id, name, kind, os_family, version, sha256, user',
+  'script.deleted': 'A script and its versions were deleted; detail: id, name, kind, os_family, version, sha256, user, and forced, used_by when deleted with ?force=true while in use',
 } as const satisfies Record<string, string>;
 
 export type KnownEventKind = keyof typeof KNOWN_EVENT_KINDS;

@@ -140,8 +140,12 @@ export const ScriptCheckSchema = Type.Object(
   { $id: 'ScriptCheck' },
 );
 
-/** POST /scripts/check: check a text without saving it. */
-export const ScriptCheckBodySchema = StrictObject({ kind: ScriptFieldSchemas.kind, content: ScriptFieldSchemas.content });
+/** POST /scripts/check: check a text without saving it (with the variables it declares, so undeclared ones are named). */
+export const ScriptCheckBodySchema = StrictObject({
+  kind: ScriptFieldSchemas.kind,
+  content: ScriptFieldSchemas.content,
+  variables: Type.Optional(ScriptFieldSchemas.variables),
+});
 
 export type Script = Static<typeof ScriptSchema>;
 export type ScriptCreate = Static<typeof ScriptCreateSchema>;

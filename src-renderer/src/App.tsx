@@ -33,6 +33,8 @@ const TemplatesPage = page(() => import('./pages/netboot/TemplatesPage.js'), 'Te
 const TemplateDetailPage = page(() => import('./pages/netboot/TemplateDetailPage.js'), 'TemplateDetailPage');
 const TasksPage = page(() => import('./pages/netboot/TasksPage.js'), 'TasksPage');
 const TaskDetailPage = page(() => import('./pages/netboot/TaskDetailPage.js'), 'TaskDetailPage');
+const ScriptsPage = page(() => import('./pages/scripts/ScriptsPage.js'), 'ScriptsPage');
+const ScriptDetailPage = page(() => import('./pages/scripts/ScriptDetailPage.js'), 'ScriptDetailPage');
 const BmcPage = page(() => import('./pages/power/BmcPage.js'), 'BmcPage');
 const WolPage = page(() => import('./pages/power/WolPage.js'), 'WolPage');
 const EventsPage = page(() => import('./pages/monitoring/EventsPage.js'), 'EventsPage');
@@ -62,6 +64,8 @@ export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
   { path: '/netboot/templates/:id', role: 'viewer', element: TemplateDetailPage },
   { path: '/netboot/tasks', role: 'viewer', element: TasksPage },
   { path: '/netboot/tasks/:id', role: 'viewer', element: TaskDetailPage },
+  { path: '/scripts', role: 'viewer', element: ScriptsPage },
+  { path: '/scripts/:id', role: 'viewer', element: ScriptDetailPage },
   { path: '/bmc', role: 'viewer', element: BmcPage },
   { path: '/wol', role: 'viewer', element: WolPage },
   { path: '/events', role: 'viewer', element: EventsPage },

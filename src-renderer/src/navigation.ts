@@ -49,6 +49,7 @@ export const NAVIGATION: NavGroup[] = [
       { path: '/netboot/tasks', label: 'Install tasks', role: 'viewer' },
       { path: '/netboot/templates', label: 'Answer templates', role: 'viewer' },
       { path: '/netboot/overlays', label: 'Catalog overlays', role: 'viewer' },
+      { path: '/scripts', label: 'Post-install scripts', role: 'viewer' },
     ],
   },
   {

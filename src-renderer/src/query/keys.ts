@@ -44,6 +44,9 @@ export const keys = {
   netbootTask: (id: number) => ['netboot', 'tasks', 'one', id] as const,
   /** Prefetch jobs this window started: kept in the cache, outside ['netboot'] so no invalidation drops them. */
   prefetchJobs: ['local', 'prefetch-jobs'] as const,
+  scripts: ['scripts'] as const,
+  script: (id: number) => ['scripts', 'one', id] as const,
+  scriptVersions: (id: number) => ['scripts', 'versions', id] as const,
   events: ['events'] as const,
   audit: ['audit'] as const,
   logs: ['logs'] as const,

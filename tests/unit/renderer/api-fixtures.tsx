@@ -2,6 +2,7 @@ import { settingsDefaults } from '@contracts/settings';
 import { ok, type Route } from './fake-transport.js';
 import { NETBOOT_FIXTURES } from './netboot/netboot-fixtures.js';
 import { okList } from './render-app.js';
+import { SCRIPTS_FIXTURES } from './scripts/scripts-fixtures.js';
 
 /**
  * Minimal valid answers for every GET the pages make: enough for each page
@@ -56,4 +57,5 @@ export const API_FIXTURES: Record<string, Route> = {
   'GET /api/v1/users': () => okList([]),
   'GET /api/v1/tokens': () => okList([]),
   ...NETBOOT_FIXTURES,
+  ...SCRIPTS_FIXTURES,
 };

@@ -13,6 +13,7 @@ import { netbootClient } from './netboot-client.js';
 import { networkClient } from './network-client.js';
 import { powerClient } from './power-client.js';
 import { profilesClient } from './profiles-client.js';
+import { scriptsClient } from './scripts-client.js';
 import { servicesClient } from './services-client.js';
 import { settingsClient } from './settings-client.js';
 import { systemClient } from './system-client.js';
@@ -43,6 +44,7 @@ export function createApi(client: ApiClient) {
     dhcp: dhcpClient(client),
     netboot: netbootClient(client),
     diagnostics: diagnosticsClient(client),
+    scripts: scriptsClient(client),
   };
 }
 
