@@ -1,6 +1,7 @@
 import type { ApiClient } from '../api-client.js';
 import { auditClient } from './audit-client.js';
 import { authClient } from './auth-client.js';
+import { baselinesClient } from './baselines-client.js';
 import { bootFilesClient } from './boot-files-client.js';
 import { bootScriptsClient } from './boot-scripts-client.js';
 import { dhcpClient } from './dhcp-client.js';
@@ -15,6 +16,7 @@ import { powerClient } from './power-client.js';
 import { profilesClient } from './profiles-client.js';
 import { servicesClient } from './services-client.js';
 import { settingsClient } from './settings-client.js';
+import { storeClient } from './store-client.js';
 import { systemClient } from './system-client.js';
 import { tftpClient } from './tftp-client.js';
 
@@ -43,6 +45,8 @@ export function createApi(client: ApiClient) {
     dhcp: dhcpClient(client),
     netboot: netbootClient(client),
     diagnostics: diagnosticsClient(client),
+    baselines: baselinesClient(client),
+    store: storeClient(client),
   };
 }
 
