@@ -33,6 +33,9 @@ const TemplatesPage = page(() => import('./pages/netboot/TemplatesPage.js'), 'Te
 const TemplateDetailPage = page(() => import('./pages/netboot/TemplateDetailPage.js'), 'TemplateDetailPage');
 const TasksPage = page(() => import('./pages/netboot/TasksPage.js'), 'TasksPage');
 const TaskDetailPage = page(() => import('./pages/netboot/TaskDetailPage.js'), 'TaskDetailPage');
+const BaselinesPage = page(() => import('./pages/baselines/BaselinesPage.js'), 'BaselinesPage');
+const BaselineDetailPage = page(() => import('./pages/baselines/BaselineDetailPage.js'), 'BaselineDetailPage');
+const StorePage = page(() => import('./pages/store/StorePage.js'), 'StorePage');
 const BmcPage = page(() => import('./pages/power/BmcPage.js'), 'BmcPage');
 const WolPage = page(() => import('./pages/power/WolPage.js'), 'WolPage');
 const EventsPage = page(() => import('./pages/monitoring/EventsPage.js'), 'EventsPage');
@@ -62,6 +65,9 @@ export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
   { path: '/netboot/templates/:id', role: 'viewer', element: TemplateDetailPage },
   { path: '/netboot/tasks', role: 'viewer', element: TasksPage },
   { path: '/netboot/tasks/:id', role: 'viewer', element: TaskDetailPage },
+  { path: '/baselines', role: 'viewer', element: BaselinesPage },
+  { path: '/baselines/:id', role: 'viewer', element: BaselineDetailPage },
+  { path: '/store', role: 'viewer', element: StorePage },
   { path: '/bmc', role: 'viewer', element: BmcPage },
   { path: '/wol', role: 'viewer', element: WolPage },
   { path: '/events', role: 'viewer', element: EventsPage },

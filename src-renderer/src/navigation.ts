@@ -52,6 +52,13 @@ export const NAVIGATION: NavGroup[] = [
     ],
   },
   {
+    label: 'Post-install',
+    items: [
+      { path: '/baselines', label: 'Baselines', role: 'viewer' },
+      { path: '/store', label: 'Store', role: 'viewer' },
+    ],
+  },
+  {
     label: 'Power',
     items: [
       { path: '/bmc', label: 'BMC', role: 'viewer' },

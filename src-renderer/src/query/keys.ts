@@ -44,6 +44,15 @@ export const keys = {
   netbootTask: (id: number) => ['netboot', 'tasks', 'one', id] as const,
   /** Prefetch jobs this window started: kept in the cache, outside ['netboot'] so no invalidation drops them. */
   prefetchJobs: ['local', 'prefetch-jobs'] as const,
+  baselines: ['baselines'] as const,
+  baseline: (id: number) => ['baselines', 'one', id] as const,
+  baselineAssigned: ['baselines', 'assigned'] as const,
+  /** Scripts for the baseline step picker (the scripts pages own ['scripts']; a scripts change refreshes it too). */
+  scriptOptions: ['scripts', 'options'] as const,
+  store: ['store'] as const,
+  storeCatalog: ['store', 'catalog'] as const,
+  storeItem: (type: string, id: string, source: string) => ['store', 'item', type, id, source] as const,
+  storeFeeds: ['store', 'feeds'] as const,
   events: ['events'] as const,
   audit: ['audit'] as const,
   logs: ['logs'] as const,
