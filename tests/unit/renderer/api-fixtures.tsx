@@ -1,7 +1,9 @@
 import { settingsDefaults } from '@contracts/settings';
+import { BASELINES_FIXTURES } from './baselines/baselines-fixtures.js';
 import { ok, type Route } from './fake-transport.js';
 import { NETBOOT_FIXTURES } from './netboot/netboot-fixtures.js';
 import { okList } from './render-app.js';
+import { STORE_FIXTURES } from './store/store-fixtures.js';
 
 /**
  * Minimal valid answers for every GET the pages make: enough for each page
@@ -56,4 +58,6 @@ export const API_FIXTURES: Record<string, Route> = {
   'GET /api/v1/users': () => okList([]),
   'GET /api/v1/tokens': () => okList([]),
   ...NETBOOT_FIXTURES,
+  ...BASELINES_FIXTURES,
+  ...STORE_FIXTURES,
 };
