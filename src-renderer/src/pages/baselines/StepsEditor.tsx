@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Button, Card, Checkbox, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { DEFAULT_SCRIPT_TIMEOUT_SECONDS, MAX_BASELINE_SCRIPTS } from '@contracts/baselines';
-import type { Script } from '@contracts/scripts';
+import type { OsFamily, Script } from '@contracts/scripts';
 import { useState } from 'react';
 import { moveStep, OS_FAMILY_LABELS, scriptFits, type BaselineForm, type StepForm } from './baseline-form-model.js';
 
@@ -13,7 +13,7 @@ interface StepsEditorProps {
 }
 
 /** One step: its script, the variable overrides beside the declared defaults, failure handling and timeout. */
-function StepCard({ form, index, step, script, count, readOnly }: { form: UseFormReturnType<BaselineForm>; index: number; step: StepForm; script: Script | undefined; count: number; readOnly: boolean }) {
+function StepCard({ form, index, step, script, family, count, readOnly }: { form: UseFormReturnType<BaselineForm>; index: number; step: StepForm; script: Script | undefined; family: OsFamily; count: number; readOnly: boolean }) {
   const position = index + 1;
   const declared = script?.variables ?? {};
   // Declared variables first, then overrides the script no longer declares (the server refuses those; shown so they can be cleared).
@@ -45,6 +45,11 @@ function StepCard({ form, index, step, script, count, readOnly }: { form: UseFor
           </Group>
         )}
       </Group>
+      {script && !scriptFits(family, script) && (
+        <Text size="xs" c="orange" mb="xs">
+          This script is for {OS_FAMILY_LABELS[script.os_family]}, not {OS_FAMILY_LABELS[family]}: the server refuses it here.
+        </Text>
+      )}
       {typeof scriptError === 'string' && (
         <Text size="xs" c="red" role="alert" mb="xs">
           {scriptError}
@@ -124,7 +129,7 @@ export function StepsEditor({ form, scripts, readOnly }: StepsEditorProps) {
         ) : (
           <Stack gap="sm" component="ol" aria-label="Baseline scripts" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {values.steps.map((step, index) => (
-              <StepCard key={`${index}-${step.script_id}`} form={form} index={index} step={step} script={byId.get(step.script_id)} count={values.steps.length} readOnly={readOnly} />
+              <StepCard key={`${index}-${step.script_id}`} form={form} index={index} step={step} script={byId.get(step.script_id)} family={values.os_family} count={values.steps.length} readOnly={readOnly} />
             ))}
           </Stack>
         )}

@@ -157,6 +157,8 @@ export function ImportDialog({ target, onClose }: { target: ImportTarget | null;
   }, [target, attempt]);
 
   const close = () => {
+    // An import under way finishes (and then closes the dialog): closing now would hide its outcome.
+    if (phase.step === 'importing') return;
     run.current += 1;
     onClose();
   };

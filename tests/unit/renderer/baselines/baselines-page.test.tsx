@@ -148,6 +148,16 @@ describe('Baseline editor', () => {
     });
   });
 
+  it('warns at the steps whose script no longer fits after the OS family changes, and offers that family\'s scripts', async () => {
+    renderApp('/baselines/1', routes);
+    await screen.findByLabelText('Step 1 variable key_url');
+    expect(screen.queryByText(/the server refuses it here/)).toBeNull();
+    await choose('OS family', 'Windows');
+    expect(screen.getAllByText('This script is for Linux, not Windows: the server refuses it here.')).toHaveLength(2);
+    fireEvent.click(screen.getAllByLabelText('Script to add').find((element) => element.tagName === 'INPUT')!);
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual(['windows-updates (powershell)', 'hello (powershell)']);
+  });
+
   it('shows a viewer the baseline read-only', async () => {
     renderApp('/baselines/1', routes, { session: VIEWER_SESSION });
     expect(await screen.findByLabelText('Step 1 variable user')).toHaveProperty('disabled', true);
