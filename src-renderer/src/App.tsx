@@ -35,6 +35,9 @@ const TasksPage = page(() => import('./pages/netboot/TasksPage.js'), 'TasksPage'
 const TaskDetailPage = page(() => import('./pages/netboot/TaskDetailPage.js'), 'TaskDetailPage');
 const ScriptsPage = page(() => import('./pages/scripts/ScriptsPage.js'), 'ScriptsPage');
 const ScriptDetailPage = page(() => import('./pages/scripts/ScriptDetailPage.js'), 'ScriptDetailPage');
+const BaselinesPage = page(() => import('./pages/baselines/BaselinesPage.js'), 'BaselinesPage');
+const BaselineDetailPage = page(() => import('./pages/baselines/BaselineDetailPage.js'), 'BaselineDetailPage');
+const StorePage = page(() => import('./pages/store/StorePage.js'), 'StorePage');
 const BmcPage = page(() => import('./pages/power/BmcPage.js'), 'BmcPage');
 const WolPage = page(() => import('./pages/power/WolPage.js'), 'WolPage');
 const EventsPage = page(() => import('./pages/monitoring/EventsPage.js'), 'EventsPage');
@@ -66,6 +69,9 @@ export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
   { path: '/netboot/tasks/:id', role: 'viewer', element: TaskDetailPage },
   { path: '/scripts', role: 'viewer', element: ScriptsPage },
   { path: '/scripts/:id', role: 'viewer', element: ScriptDetailPage },
+  { path: '/baselines', role: 'viewer', element: BaselinesPage },
+  { path: '/baselines/:id', role: 'viewer', element: BaselineDetailPage },
+  { path: '/store', role: 'viewer', element: StorePage },
   { path: '/bmc', role: 'viewer', element: BmcPage },
   { path: '/wol', role: 'viewer', element: WolPage },
   { path: '/events', role: 'viewer', element: EventsPage },

@@ -49,7 +49,14 @@ export const NAVIGATION: NavGroup[] = [
       { path: '/netboot/tasks', label: 'Install tasks', role: 'viewer' },
       { path: '/netboot/templates', label: 'Answer templates', role: 'viewer' },
       { path: '/netboot/overlays', label: 'Catalog overlays', role: 'viewer' },
-      { path: '/scripts', label: 'Post-install scripts', role: 'viewer' },
+    ],
+  },
+  {
+    label: 'Post-install',
+    items: [
+      { path: '/scripts', label: 'Scripts', role: 'viewer' },
+      { path: '/baselines', label: 'Baselines', role: 'viewer' },
+      { path: '/store', label: 'Store', role: 'viewer' },
     ],
   },
   {

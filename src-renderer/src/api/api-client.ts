@@ -107,6 +107,7 @@ export function toApiError(raw: RawResponse, method: string, path: string): ApiE
       code: typeof body.code === 'string' ? body.code : 'BAD_RESPONSE',
       message: body.error,
       details: isFieldErrors(body.details) ? body.details : [],
+      rawDetails: Array.isArray(body.details) ? (body.details as unknown[]) : [],
       retryAfterSeconds: raw.retryAfterSeconds ?? null,
     });
   }

@@ -18,6 +18,8 @@ export interface ApiErrorInit {
   code: string;
   message: string;
   details?: FieldError[] | undefined;
+  /** `details` as the server sent them, for answers whose details are not field errors (a store import's conflicts). */
+  rawDetails?: readonly unknown[] | undefined;
   /** Seconds from Retry-After, when the server sent one (throttled login). */
   retryAfterSeconds?: number | null | undefined;
 }
@@ -27,6 +29,7 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly details: FieldError[];
+  readonly rawDetails: readonly unknown[];
   readonly retryAfterSeconds: number | null;
 
   constructor(init: ApiErrorInit) {
@@ -35,6 +38,7 @@ export class ApiError extends Error {
     this.status = init.status;
     this.code = init.code;
     this.details = init.details ?? [];
+    this.rawDetails = init.rawDetails ?? [];
     this.retryAfterSeconds = init.retryAfterSeconds ?? null;
   }
 }

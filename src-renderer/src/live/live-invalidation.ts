@@ -26,6 +26,8 @@ const INVALIDATES: readonly [prefix: string, keys: QueryKey[]][] = [
   ['netboot.prefetch.done', [['netboot', 'check-files'], ['netboot', 'cache']]],
   ['netboot.prefetch.failed', [['netboot', 'check-files'], ['netboot', 'cache']]],
   ['netboot.cache.', [['netboot', 'check-files'], ['netboot', 'cache']]],
+  ['baseline.', [['baselines']]],
+  ['store.', [['store']]],
 ];
 
 export function keysFor(kind: string): QueryKey[] {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiClient, toApiError } from '../../../src-renderer/src/api/api-client.js';
 import { ApiError } from '../../../src-renderer/src/api/api-error.js';
+import { importConflicts } from '../../../src-renderer/src/api/clients/store-client.js';
 import type { RawResponse, Transport } from '../../../src-renderer/src/api/transport.js';
 
 function transportAnswering(raw: RawResponse): Transport & { send: ReturnType<typeof vi.fn> } {
@@ -56,5 +57,16 @@ describe('toApiError', () => {
 
   it('drops malformed details', () => {
     expect(toApiError({ status: 400, body: { success: false, error: 'bad', code: 'VALIDATION_FAILED', details: 'nope' } }, 'PUT', '/x').details).toEqual([]);
+  });
+
+  it('keeps details that are not field errors as sent (a store import\'s conflicts), apart from the field errors', () => {
+    const conflicts = [{ key: 'script/ntp', type: 'script', name: 'ntp', existing_id: 3 }];
+    const error = toApiError({ status: 409, body: { success: false, error: '1 item already exists', code: 'CONFLICT', details: conflicts } }, 'POST', '/store/import');
+    expect(error.details).toEqual([]);
+    expect(error.rawDetails).toEqual(conflicts);
+    expect(importConflicts(error)).toEqual(conflicts);
+    // Not a 409, or details of another shape: no conflicts to ask about.
+    expect(importConflicts(toApiError({ status: 400, body: { success: false, error: 'bad', code: 'VALIDATION_FAILED', details: conflicts } }, 'POST', '/x'))).toBeNull();
+    expect(importConflicts(toApiError({ status: 409, body: { success: false, error: 'taken', code: 'CONFLICT', details: [{ field: 'body.name', message: 'taken' }] } }, 'POST', '/x'))).toBeNull();
   });
 });

@@ -1,8 +1,10 @@
 import { settingsDefaults } from '@contracts/settings';
+import { BASELINES_FIXTURES } from './baselines/baselines-fixtures.js';
 import { ok, type Route } from './fake-transport.js';
 import { NETBOOT_FIXTURES } from './netboot/netboot-fixtures.js';
 import { okList } from './render-app.js';
 import { SCRIPTS_FIXTURES } from './scripts/scripts-fixtures.js';
+import { STORE_FIXTURES } from './store/store-fixtures.js';
 
 /**
  * Minimal valid answers for every GET the pages make: enough for each page
@@ -58,4 +60,6 @@ export const API_FIXTURES: Record<string, Route> = {
   'GET /api/v1/tokens': () => okList([]),
   ...NETBOOT_FIXTURES,
   ...SCRIPTS_FIXTURES,
+  ...BASELINES_FIXTURES,
+  ...STORE_FIXTURES,
 };

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../api-client.js';
 import { auditClient } from './audit-client.js';
 import { authClient } from './auth-client.js';
+import { baselinesClient } from './baselines-client.js';
 import { bootFilesClient } from './boot-files-client.js';
 import { bootScriptsClient } from './boot-scripts-client.js';
 import { dhcpClient } from './dhcp-client.js';
@@ -16,6 +17,7 @@ import { profilesClient } from './profiles-client.js';
 import { scriptsClient } from './scripts-client.js';
 import { servicesClient } from './services-client.js';
 import { settingsClient } from './settings-client.js';
+import { storeClient } from './store-client.js';
 import { systemClient } from './system-client.js';
 import { tftpClient } from './tftp-client.js';
 
@@ -45,6 +47,8 @@ export function createApi(client: ApiClient) {
     netboot: netbootClient(client),
     diagnostics: diagnosticsClient(client),
     scripts: scriptsClient(client),
+    baselines: baselinesClient(client),
+    store: storeClient(client),
   };
 }
 
