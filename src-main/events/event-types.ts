@@ -65,6 +65,8 @@ export const KNOWN_EVENT_KINDS = {
   'netboot.prefetch.failed': 'A prefetch failed (error); detail: job_id, distro, version, arch, bytes_done, error',
   'netboot.cache.evicted': 'A least recently used file left the netboot download cache; detail: url, size_bytes, last_used',
   'netboot.callback': 'An installer reported progress (warn for failed); mac, ip, host_id; detail: task_id, state, message',
+  'baseline.run.started': 'An installed machine started running its baseline (its first report with a runtime token); mac, ip, host_id; detail: run_id, task_id, baseline_id, baseline_name, scripts',
+  'baseline.run.finished': 'A machine finished its baseline run (warn when it failed); mac, ip, host_id; detail: run_id, task_id, baseline_id, status, results (position, script_id, status, exit_code)',
 } as const satisfies Record<string, string>;
 
 export type KnownEventKind = keyof typeof KNOWN_EVENT_KINDS;
