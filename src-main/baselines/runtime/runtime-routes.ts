@@ -125,14 +125,13 @@ export function runtimeAdminRoutes(runtime: BaselineRuntimeService): FastifyPlug
  * Unexpected errors are logged by route, never by URL (it holds the token).
  */
 export function runtimePublicRoutes(runtime: BaselineRuntimeService, log: Logger): FastifyPluginAsync {
-  const scoped = log.scope('baselines-runtime');
   const guarded = async <T>(route: string, ip: string, work: () => Promise<T>): Promise<T> => {
     runtime.admit(ip);
     try {
       return await work();
     } catch (err) {
       if (err instanceof AppError) throw err;
-      scoped.error(`baselines runtime ${route} from ${ip} failed: ${errorMessage(err)}`);
+      log.scope('baselines-runtime').error(`baselines runtime ${route} from ${ip} failed: ${errorMessage(err)}`);
       throw new AppError('INTERNAL', 'internal error');
     }
   };
