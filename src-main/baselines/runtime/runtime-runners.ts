@@ -149,12 +149,13 @@ bw_need() {
   return 1
 }
 
-# Runs the script, output to $bw_out, within its time limit when timeout(1) is there (124: the limit hit).
+# Runs the script, output to $bw_out, within its time limit when timeout(1) is there. The limit hit:
+# GNU timeout exits 124, busybox's 143 (killed by TERM), so 143 counts only once the time was up.
 bw_exec() {
   if [ "$BW_TIMEOUT" = 1 ]; then timeout "$bw_tmo" "$@" > "$bw_out" 2>&1; else "$@" > "$bw_out" 2>&1; fi
   bw_code=$?
   if [ "$bw_code" = 0 ]; then bw_status=ok
-  elif [ "$BW_TIMEOUT" = 1 ] && [ "$bw_code" = 124 ]; then bw_status=timeout
+  elif [ "$BW_TIMEOUT" = 1 ] && { [ "$bw_code" = 124 ] || { [ "$bw_code" = 143 ] && [ $(( $(date +%s) - bw_t0 )) -ge "$bw_tmo" ]; }; }; then bw_status=timeout
   else bw_status=failed; fi
 }
 

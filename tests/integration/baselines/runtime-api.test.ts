@@ -99,7 +99,7 @@ describe('the public runtime routes', () => {
       expect((await call(lab, 'POST', runtimePath(candidate, 'results'), { headers: {}, body: { results: [] } })).status).toBe(404);
     }
     // Expired: moved past its lifetime through the store (the clock of the runtime is the real one).
-    const tokens = lab.t.core.kernel.store.collection<{ id: number; expires_at: string }>('baseline_tokens');
+    const tokens = lab.t.core.kernel.store.collection<{ id: number; expires_at: string; created_at: string; updated_at: string }>('baseline_tokens');
     await tokens.update(info.id, { expires_at: new Date(Date.now() - 1000).toISOString() });
     expect((await call(lab, 'GET', runtimePath(token, 'scripts'), { headers: {} })).status).toBe(404);
 
