@@ -26,6 +26,7 @@ const INVALIDATES: readonly [prefix: string, keys: QueryKey[]][] = [
   ['netboot.prefetch.done', [['netboot', 'check-files'], ['netboot', 'cache']]],
   ['netboot.prefetch.failed', [['netboot', 'check-files'], ['netboot', 'cache']]],
   ['netboot.cache.', [['netboot', 'check-files'], ['netboot', 'cache']]],
+  ['baseline.run.', [['baselines', 'runs'], ['netboot', 'tasks']]],
 ];
 
 export function keysFor(kind: string): QueryKey[] {

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../api-client.js';
 import { auditClient } from './audit-client.js';
 import { authClient } from './auth-client.js';
+import { baselineRunsClient } from './baseline-runs-client.js';
 import { bootFilesClient } from './boot-files-client.js';
 import { bootScriptsClient } from './boot-scripts-client.js';
 import { dhcpClient } from './dhcp-client.js';
@@ -43,6 +44,7 @@ export function createApi(client: ApiClient) {
     dhcp: dhcpClient(client),
     netboot: netbootClient(client),
     diagnostics: diagnosticsClient(client),
+    baselineRuns: baselineRunsClient(client),
   };
 }
 
