@@ -225,3 +225,13 @@ describe('install tasks', () => {
     expect((await call<BaselineRun[]>(lab, 'GET', `/baselines/runs?task_id=${task.id}`)).body.data[0]?.status).toBe('failed');
   });
 });
+
+describe('the API document', () => {
+  it('describes the runtime routes, the public ones without security', async () => {
+    const doc = (await call<never>(lab, 'GET', '/openapi.json', { headers: {} })).text;
+    const paths = (JSON.parse(doc) as { paths: Record<string, Record<string, { security?: unknown[] }>> }).paths;
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/api/v1/baselines/tokens', '/api/v1/baselines/runs/{id}', '/api/v1/baselines/runtime/{token}/run.sh', '/api/v1/baselines/runtime/{token}/report']));
+    expect(paths['/api/v1/baselines/runtime/{token}/scripts']?.get?.security ?? []).toEqual([]);
+    expect(paths['/api/v1/baselines/tokens']?.post?.security?.length).toBeGreaterThan(0);
+  });
+});
