@@ -155,6 +155,8 @@ export const BaselineTokenSchema = Type.Object(
 
 export const BaselineTokenCreateSchema = StrictObject({
   host_id: Type.Integer({ minimum: 1 }),
+  /** The install task the token belongs to (its runs show on that task's timeline). */
+  task_id: Type.Optional(Type.Integer({ minimum: 1 })),
   ttl_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 30 * 24 * 60 })),
 });
 

@@ -3,6 +3,8 @@ import type { AreaModule } from '../core/area.js';
 import type { HostService } from '../hosts/index.js';
 import type { ProfileService } from '../profiles/index.js';
 import type { ScriptsFacade } from '../scripts/scripts-facade.js';
+import type { BaselineRunnerSource } from '../netboot/netboot-ports.js';
+import { baselineRuntime, type BaselineRuntimeService, type RuntimeRateLimits } from './runtime/index.js';
 import type { TemplateRenderer } from '../templates/index.js';
 import { BaselineService } from './baseline-service.js';
 import type { TaskFacts } from './baseline-types.js';
@@ -19,11 +21,15 @@ export type { BaselineRow, BaselineStep, BaselineLookups, TaskFacts } from './ba
 export interface BaselinesAreaOptions {
   /** A scripts facade in place of the scripts area's (tests written before the scripts area landed). */
   scripts?: ScriptsFacade;
+  /** Which baseline the runtime hands a machine, in place of this area's resolution (runtime tests). */
+  runtimeResolver?: Pick<BaselinesFacade, 'assigned'>;
+  /** Rate limits of the machine-facing runtime routes (tests lower them). */
+  runtimeLimits?: Partial<RuntimeRateLimits>;
 }
 
 /** What the baselines read of the netboot area: install tasks by id and a MAC's active one. */
 interface NetbootTasks {
-  tasks: { service: { get(id: number): TaskFacts | undefined; activeForMac(mac: string): TaskFacts | undefined } };
+  tasks: { service: { get(id: number): TaskFacts | undefined; activeForMac(mac: string): TaskFacts | undefined }; setBaselineRunner(source: BaselineRunnerSource): void };
 }
 
 /**
@@ -33,7 +39,7 @@ interface NetbootTasks {
  */
 export function baselinesArea(
   options: BaselinesAreaOptions = {},
-): AreaModule<'baselines', BaselinesFacade, { templates: TemplateRenderer; profiles: ProfileService; hosts: HostService; netboot: NetbootTasks; scripts: ScriptsFacade }> {
+): AreaModule<'baselines', BaselinesFacade & { runtime: BaselineRuntimeService }, { templates: TemplateRenderer; profiles: ProfileService; hosts: HostService; netboot: NetbootTasks; scripts: ScriptsFacade }> {
   return {
     name: 'baselines',
     needs: ['templates', 'profiles', 'hosts', 'netboot', 'scripts'],
@@ -51,7 +57,9 @@ export function baselinesArea(
         },
       });
       scripts.addUsageCheck((scriptId) => baselines.usersOfScript(scriptId));
-      return { facade: baselines, routes: [baselineRoutes(baselines)], services: [] };
+      // The runtime (tokens, runners, runs) also hooks the runner URLs into the netboot answer files.
+      const runtime = baselineRuntime({ kernel, hosts: deps.hosts, netboot: deps.netboot, baselines: options.runtimeResolver ?? baselines, ...(options.runtimeLimits ? { limits: options.runtimeLimits } : {}) });
+      return { facade: Object.assign(baselines, { runtime: runtime.runtime }), routes: [baselineRoutes(baselines), ...runtime.routes], services: [] };
     },
   };
 }

@@ -71,6 +71,8 @@ export const KNOWN_EVENT_KINDS = {
   'script.created': 'A post-install script was created; detail: id, name, kind, os_family, version, sha256, user',
   'script.updated': 'A script was changed or rolled back (a new version when content or kind changed); detail: id, name, kind, os_family, version, sha256, user',
   'script.deleted': 'A script and its versions were deleted; detail: id, name, kind, os_family, version, sha256, user, and forced, used_by when deleted with ?force=true while in use',
+  'baseline.run.started': 'An installed machine started running its baseline (its first report with a runtime token); mac, ip, host_id; detail: run_id, task_id, baseline_id, baseline_name, scripts',
+  'baseline.run.finished': 'A machine finished its baseline run (warn when it failed); mac, ip, host_id; detail: run_id, task_id, baseline_id, status, results (position, script_id, status, exit_code)',
 } as const satisfies Record<string, string>;
 
 export type KnownEventKind = keyof typeof KNOWN_EVENT_KINDS;

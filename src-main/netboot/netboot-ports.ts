@@ -76,7 +76,32 @@ export interface AnswerContext {
   server: { ip: string; http_url: string; boot_url: string; name: string };
   /** Task variables on top of template variables. */
   variables: Readonly<Record<string, string>>;
+  /** The post-install runner of the host's baseline (`{% if baseline %}` in a template), null when none applies. */
+  baseline: BaselineRunnerUrls | null;
 }
+
+/** The runner URLs an answer file hands the installed system (docs/baselines.md, "Runtime"). */
+export interface BaselineRunnerUrls {
+  /** Fetched and piped to sh: `wget -qO- <run_sh> | sh`. */
+  run_sh: string;
+  /** Fetched and run by PowerShell: `iex (irm <run_ps1>)`. */
+  run_ps1: string;
+}
+
+/** What the baselines area is asked for when an install task's answer is rendered. */
+export interface BaselineRunnerRequest {
+  host_id: number;
+  task_id: number;
+  /** The task's token: the runner token is derived from it, so every render names the same URL. */
+  task_token: string;
+  /** The HTTP base the machine reached. */
+  base_url: string;
+  /** A preview for an operator: placeholder URLs, nothing minted. */
+  preview: boolean;
+}
+
+/** Registered by the baselines area (a later area): the runner URLs of a host's baseline, or null when none applies. */
+export type BaselineRunnerSource = (request: BaselineRunnerRequest) => Promise<BaselineRunnerUrls | null>;
 
 export interface RenderedAnswer {
   content: string;

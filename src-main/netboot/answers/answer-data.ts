@@ -4,7 +4,7 @@ import type { AnswerContext } from '../netboot-ports.js';
 
 /*
  * What an answer template sees (docs/netboot.md, "Answer templates"):
- * `{ host, task, urls, server, variables, secrets }`, and the sample of the
+ * `{ host, task, urls, server, variables, secrets, baseline }`, and the sample of the
  * same shape that validation renders with.
  */
 
@@ -26,6 +26,7 @@ export function answerTemplateData(context: AnswerContext, variables: Readonly<R
     server: { ...context.server },
     variables: { ...variables },
     secrets: { ...secrets },
+    baseline: context.baseline ? { ...context.baseline } : null,
   };
 }
 
@@ -43,5 +44,6 @@ export function sampleAnswerContext(): AnswerContext {
     },
     server: { ip: '192.0.2.1', http_url: SAMPLE_BASE, boot_url: `${SAMPLE_BASE}/boot`, name: 'bootwright' },
     variables: {},
+    baseline: { run_sh: `${SAMPLE_BASE}/api/v1/baselines/runtime/sample-token/run.sh`, run_ps1: `${SAMPLE_BASE}/api/v1/baselines/runtime/sample-token/run.ps1` },
   };
 }

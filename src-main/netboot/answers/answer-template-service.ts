@@ -317,6 +317,8 @@ export class AnswerTemplateService implements AnswerRenderer {
       urls: { mirror: null, callback: `${base}/callback/0/********`, answer: `${base}/answer/0?token=********` },
       server,
       variables: {},
+      // Whether a baseline applies is known per task; a preview shows the step as it would look, token masked.
+      baseline: { run_sh: `${server.http_url}/api/v1/baselines/runtime/********/run.sh`, run_ps1: `${server.http_url}/api/v1/baselines/runtime/********/run.ps1` },
     };
   }
 

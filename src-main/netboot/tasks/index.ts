@@ -7,7 +7,7 @@ import type { Profile } from '../../profiles/profile-types.js';
 import type { ChangeNote, ProfileInput } from '../../profiles/profile-types.js';
 import type { TemplateRenderer } from '../../templates/template-renderer.js';
 import type { InstallTask, ProfileFromNetboot } from '../netboot-contract.js';
-import type { AnswerContext, AnswerRenderer, CatalogReader } from '../netboot-ports.js';
+import type { AnswerContext, AnswerRenderer, BaselineRunnerSource, CatalogReader } from '../netboot-ports.js';
 import { InstallTaskService, type TaskFiles } from './install-task-service.js';
 import type { LeaseLookup } from './machine-address.js';
 import { profileFromNetboot } from './profile-from-netboot.js';
@@ -59,6 +59,8 @@ export interface TasksFacade {
   templateUsage: TemplateUsageCheck;
   /** For the answers part's preview "as task N": the task's answer context, its token replaced by a placeholder. */
   previewContext(taskId: number): Promise<AnswerContext | undefined>;
+  /** For the baselines area: the runner URLs answer files get as `baseline` (docs/baselines.md, "Runtime"). */
+  setBaselineRunner(source: BaselineRunnerSource): void;
 }
 
 export interface TasksPart {
@@ -106,8 +108,9 @@ export function createTasksPart(kernel: Kernel, deps: TasksPartDeps): TasksPart 
       const row = service.get(taskId);
       if (!row) return undefined;
       const host = row.host_id === null ? undefined : deps.hosts.get(row.host_id);
-      return runtime.answerContext(row, PREVIEW_TOKEN, host?.last_seen_ip ?? host?.ip ?? '0.0.0.0');
+      return runtime.answerContext(row, PREVIEW_TOKEN, host?.last_seen_ip ?? host?.ip ?? '0.0.0.0', true);
     },
+    setBaselineRunner: (source) => runtime.setBaselineRunner(source),
   };
   const profileDeps = { catalog: deps.catalog, profiles: deps.profiles, templates: deps.templates };
   return {

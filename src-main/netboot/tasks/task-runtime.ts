@@ -5,7 +5,7 @@ import type { EventLog } from '../../events/event-log.js';
 import type { Host } from '../../hosts/host-types.js';
 import { TemplateError } from '../../templates/template-engine.js';
 import type { RuntimeTask, TaskState } from '../netboot-contract.js';
-import type { AnswerContext, AnswerRenderer, RenderedAnswer } from '../netboot-ports.js';
+import type { AnswerContext, AnswerRenderer, BaselineRunnerSource, BaselineRunnerUrls, RenderedAnswer } from '../netboot-ports.js';
 import type { InstallTaskService } from './install-task-service.js';
 import { machineAddresses, sameAddress, type LeaseLookup } from './machine-address.js';
 import type { RuntimeLimiter } from './runtime-limiter.js';
@@ -52,7 +52,14 @@ function notFound(): AppError {
  * itself, and every fetch or refusal is an event (refusals within a budget).
  */
 export class TaskRuntime {
+  private baselineRunner: BaselineRunnerSource | null = null;
+
   constructor(private readonly deps: TaskRuntimeDeps) {}
+
+  /** The baselines area's runner URLs for answer files (`baseline` in the answer context); one source. */
+  setBaselineRunner(source: BaselineRunnerSource): void {
+    this.baselineRunner = source;
+  }
 
   /** Counts a request of `ip`; throws RATE_LIMITED (429 with Retry-After) over the source's rate. */
   admit(ip: string, route: RuntimeRoute): void {
@@ -159,17 +166,30 @@ export class TaskRuntime {
    * URLs; a preview passes a placeholder (the real token never leaves the
    * answer file the machine fetches).
    */
-  answerContext(row: TaskRow, token: string, ip: string): AnswerContext {
+  async answerContext(row: TaskRow, token: string, ip: string, preview = false): Promise<AnswerContext> {
     const server = this.deps.server(ip);
     const urls = taskUrls(server.base_url, row.id, token);
     const host = this.hostOf(row);
+    const baseline = host ? await this.baselineOf(row, host.id, token, server.base_url, preview) : null;
     return {
       host: { id: host?.id ?? null, mac: row.mac, hostname: host?.hostname ?? null, ip: host?.ip ?? host?.last_seen_ip ?? ip, group: host?.group ?? null, arch: host?.arch ?? null },
       task: { id: row.id, distro: row.distro, version: row.version, arch: row.arch },
       urls: { mirror: this.mirrorOf(row), callback: urls.callback, answer: row.answer_kind === 'autoinstall' ? urls.seed : urls.answer },
       server: { ip: server.ip, http_url: server.base_url, boot_url: server.boot_url, name: server.name },
       variables: { ...row.variables },
+      baseline,
     };
+  }
+
+  /** The host's baseline runner, or null; a failure leaves the step out of the answer (the install goes on) and is logged. */
+  private async baselineOf(row: TaskRow, hostId: number, token: string, baseUrl: string, preview: boolean): Promise<BaselineRunnerUrls | null> {
+    if (!this.baselineRunner) return null;
+    try {
+      return await this.baselineRunner({ host_id: hostId, task_id: row.id, task_token: token, base_url: baseUrl, preview });
+    } catch (err) {
+      this.deps.log.warn(`install task ${row.id}: no baseline runner in the answer: ${errorMessage(err)}`);
+      return null;
+    }
   }
 
   /**
@@ -183,14 +203,14 @@ export class TaskRuntime {
     if (kind === null) return;
     this.deps.tasks
       .token(row)
-      .then((token) => this.deps.answers.render(row.template_id, kind, this.answerContext(row, token, ip)))
+      .then(async (token) => this.deps.answers.render(row.template_id, kind, await this.answerContext(row, token, ip)))
       .catch((err: unknown) => this.deps.log.debug(`install task ${row.id}: answer not rendered ahead: ${errorMessage(err)}`));
   }
 
   private async render(row: TaskRow, token: string, ip: string): Promise<RenderedAnswer> {
     if (row.answer_kind === null) throw notFound();
-    const context = this.answerContext(row, token, ip);
     try {
+      const context = await this.answerContext(row, token, ip);
       return await this.deps.answers.render(row.template_id, row.answer_kind, context);
     } catch (err) {
       throw this.buildFailure(row, err);

@@ -18,6 +18,9 @@ const MAC_KINDS = new Set([
   'netboot.answer_fetched',
   'netboot.callback',
   'netboot.task.firmware_unsupported',
+  // The installed system running its baseline (the baselines area's runtime; its events carry the host's MAC).
+  'baseline.run.started',
+  'baseline.run.finished',
 ]);
 /** File transfers carry only the client's address: matched by the addresses the machine had. */
 const IP_KINDS = new Set(['tftp.transfer.started', 'tftp.transfer.completed', 'tftp.transfer.failed', 'http.transfer.completed', 'http.transfer.failed']);

@@ -21,6 +21,9 @@ const COLORS: Record<string, string> = {
   partial: 'orange',
   missed: 'orange',
   warning: 'orange',
+  succeeded: 'teal',
+  skipped: 'gray',
+  timeout: 'orange',
 };
 
 /** A state word with a colour that matches it in both themes (the word itself carries the meaning). */

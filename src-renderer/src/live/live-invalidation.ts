@@ -28,6 +28,8 @@ const INVALIDATES: readonly [prefix: string, keys: QueryKey[]][] = [
   ['netboot.cache.', [['netboot', 'check-files'], ['netboot', 'cache']]],
   ['baseline.', [['baselines']]],
   ['store.', [['store']]],
+  ['script.', [['scripts']]],
+  ['baseline.run.', [['baselines', 'runs'], ['netboot', 'tasks']]],
 ];
 
 export function keysFor(kind: string): QueryKey[] {

@@ -42,6 +42,8 @@ export const keys = {
   netbootPresets: ['netboot', 'presets'] as const,
   netbootTasks: ['netboot', 'tasks'] as const,
   netbootTask: (id: number) => ['netboot', 'tasks', 'one', id] as const,
+  baselineRuns: ['baselines', 'runs'] as const,
+  baselineTokens: ['baselines', 'tokens'] as const,
   /** Prefetch jobs this window started: kept in the cache, outside ['netboot'] so no invalidation drops them. */
   prefetchJobs: ['local', 'prefetch-jobs'] as const,
   scripts: ['scripts'] as const,

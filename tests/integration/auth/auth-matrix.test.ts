@@ -19,6 +19,15 @@ const PUBLIC_ROUTES = new Set([
   `GET ${API_PREFIX}/netboot/answer/:task_id/:token/:file`,
   `GET ${API_PREFIX}/netboot/callback/:task_id/:token/:state`,
   `POST ${API_PREFIX}/netboot/callback/:task_id/:token/:state`,
+  // Baselines runtime (docs/baselines.md, "Runtime"): an installed machine has no API credentials; the per-host
+  // runtime token in the path is the only one, and reads that host's baseline or reports its results, nothing else.
+  `GET ${API_PREFIX}/baselines/runtime/:token/run.sh`,
+  `GET ${API_PREFIX}/baselines/runtime/:token/run.ps1`,
+  `GET ${API_PREFIX}/baselines/runtime/:token/scripts`,
+  `GET ${API_PREFIX}/baselines/runtime/:token/scripts.txt`,
+  `GET ${API_PREFIX}/baselines/runtime/:token/script/:position`,
+  `POST ${API_PREFIX}/baselines/runtime/:token/results`,
+  `POST ${API_PREFIX}/baselines/runtime/:token/report`,
 ]);
 
 /** Mutating routes every authenticated user (viewers too) may call: they act only on the caller. */

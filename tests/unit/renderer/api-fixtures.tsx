@@ -58,6 +58,7 @@ export const API_FIXTURES: Record<string, Route> = {
   'GET /api/v1/logs/disk-usage': () => ok({ bytes: 1000, files: 1, fs_free_bytes: 1e9, fs_total_bytes: 2e9 }),
   'GET /api/v1/users': () => okList([]),
   'GET /api/v1/tokens': () => okList([]),
+  'GET /api/v1/baselines/runs': () => okList([]),
   ...NETBOOT_FIXTURES,
   ...SCRIPTS_FIXTURES,
   ...BASELINES_FIXTURES,

@@ -2,6 +2,7 @@ import type { ApiClient } from '../api-client.js';
 import { auditClient } from './audit-client.js';
 import { authClient } from './auth-client.js';
 import { baselinesClient } from './baselines-client.js';
+import { baselineRunsClient } from './baseline-runs-client.js';
 import { bootFilesClient } from './boot-files-client.js';
 import { bootScriptsClient } from './boot-scripts-client.js';
 import { dhcpClient } from './dhcp-client.js';
@@ -49,6 +50,7 @@ export function createApi(client: ApiClient) {
     scripts: scriptsClient(client),
     baselines: baselinesClient(client),
     store: storeClient(client),
+    baselineRuns: baselineRunsClient(client),
   };
 }
 

@@ -15,6 +15,7 @@ import { useApiAction, useApiPage, useApiQuery } from '../../query/api-hooks.js'
 import { keys } from '../../query/keys.js';
 import { NotFoundPage } from '../NotFoundPage.js';
 import { BootConfigPreview } from './BootConfigPreview.js';
+import { HostBaselineRunsCard } from './HostBaselineRunsCard.js';
 import { CreateTaskDialog } from '../netboot/CreateTaskDialog.js';
 import { HostDialog, type HostDialogMode } from './HostDialog.js';
 import { HostInstallCard } from './HostInstallCard.js';
@@ -164,6 +165,7 @@ export function HostDetailPage() {
           <WakeHistory hostId={host.id} />
         </Stack>
       </SimpleGrid>
+      <HostBaselineRunsCard hostId={host.id} />
       <BootConfigPreview hostId={host.id} />
       {installing && <CreateTaskDialog opened onClose={() => setInstalling(false)} preset={{ hostId: host.id }} />}
       <HostDialog opened={dialog !== null} host={host} mode={dialog ?? 'edit'} onClose={() => setDialog(null)} />

@@ -9,10 +9,22 @@ import { maskedSecrets } from '../../../../src-main/netboot/answers/answer-secre
 const presets = PresetCatalog.load();
 const engine = new TemplateEngine();
 
-function render(content: string, variables: Record<string, string>, secrets: Record<string, string>): string {
-  const data: TemplateData = answerTemplateData(sampleAnswerContext(), variables, secrets);
+function render(content: string, variables: Record<string, string>, secrets: Record<string, string>, withBaseline = true): string {
+  const context = sampleAnswerContext();
+  const data: TemplateData = answerTemplateData(withBaseline ? context : { ...context, baseline: null }, variables, secrets);
   return engine.render(content, data);
 }
+
+const RUN_SH = 'http://192.0.2.1:8080/api/v1/baselines/runtime/sample-token/run.sh';
+const RUN_PS1 = 'http://192.0.2.1:8080/api/v1/baselines/runtime/sample-token/run.ps1';
+/** The post-install step each preset runs when a baseline applies (docs/baselines.md, "Runtime"). */
+const BASELINE_STEPS: Record<string, string> = {
+  'debian-preseed': `  in-target sh -c 'wget -qO- "${RUN_SH}" | sh' || true ; \\`,
+  kickstart: `curl -fsS "${RUN_SH}" | sh || true`,
+  'ubuntu-autoinstall': `    - "curtin in-target --target=/target -- sh -c 'wget -qO- ${RUN_SH} | sh' || true"`,
+  'opensuse-autoyast': `        <source><![CDATA[curl -fsS "${RUN_SH}" | sh || true`,
+  'windows-autounattend': `          <CommandLine>powershell -NoProfile -ExecutionPolicy Bypass -Command "iex (Invoke-RestMethod -UseBasicParsing -Uri '${RUN_PS1}')"</CommandLine>`,
+};
 
 /** Every variable set, as an operator would fill them in. */
 const FILLED: Record<string, string> = {
@@ -45,6 +57,21 @@ describe('answer presets', () => {
       if (preset.kind !== 'alpine') expect(out).toContain('http://192.0.2.1:8080/api/v1/netboot/callback/1/sample-token/');
     });
 
+    it(`${preset.id} runs the host's baseline only when one applies, and validates clean either way`, () => {
+      const secretNames = preset.variables.filter((variable) => variable.secret).map((variable) => variable.name);
+      const withStep = render(preset.content, presetDefaults(preset), maskedSecrets({}, secretNames), true);
+      const without = render(preset.content, presetDefaults(preset), maskedSecrets({}, secretNames), false);
+      for (const out of [withStep, without]) expect(mapIssues(RENDERED_VALIDATORS[preset.kind](out), preset.content, out), out).toEqual([]);
+      expect(without).not.toContain('/baselines/runtime/');
+      const step = BASELINE_STEPS[preset.id];
+      // setup-alpine's answer file has no post-install hook (as for the callbacks).
+      if (step === undefined) {
+        expect(preset.kind).toBe('alpine');
+        return;
+      }
+      expect(withStep.split('\n'), withStep).toContain(step);
+    });
+
     it(`${preset.id} renders with every variable set and validates clean`, () => {
       const variables = { ...presetDefaults(preset), ...Object.fromEntries(Object.entries(FILLED).filter(([name]) => preset.variables.some((v) => v.name === name))) };
       const out = render(preset.content, variables, { admin_password: 'S3cret&<pass>' });
@@ -56,7 +83,7 @@ describe('answer presets', () => {
 
   it('the Debian preseed has what an unattended Debian 12 install needs', () => {
     const preset = presets.require('debian-preseed');
-    const out = render(preset.content, presetDefaults(preset), {});
+    const out = render(preset.content, presetDefaults(preset), {}, false);
     for (const line of [
       'd-i preseed/early_command string wget -q -O /dev/null "http://192.0.2.1:8080/api/v1/netboot/callback/1/sample-token/installing" || true',
       'd-i netcfg/get_hostname string sample-host',

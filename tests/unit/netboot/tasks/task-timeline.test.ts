@@ -43,6 +43,15 @@ describe('task timelines', () => {
     expect(timeline[2]?.message).toBe('pending → booting: installer served');
   });
 
+  it('shows the installed system\'s baseline run (the baselines runtime\'s events of the MAC)', () => {
+    const events = [
+      event('baseline.run.started', '2026-03-01T10:30:00.000Z', MAC, '192.0.2.50'),
+      event('baseline.run.finished', '2026-03-01T10:31:00.000Z', MAC, '192.0.2.50'),
+      event('baseline.run.finished', '2026-03-01T10:31:01.000Z', '52:54:00:aa:00:02', '192.0.2.51'),
+    ];
+    expect(taskTimeline(row, events, []).map((item) => item.kind)).toEqual(['netboot.task.state', 'netboot.task.state', 'baseline.run.started', 'baseline.run.finished']);
+  });
+
   it('keeps the newest items up to its bound', () => {
     const events = Array.from({ length: 300 }, (_, i) => event('dhcp.ack', new Date(Date.UTC(2026, 2, 1, 11, 0, i)).toISOString(), MAC, '192.0.2.50'));
     const timeline = taskTimeline(row, events, [], 200);
