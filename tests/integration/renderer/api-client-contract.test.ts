@@ -48,6 +48,19 @@ function directBridge(test: TestCore): BootwrightApi {
         return () => undefined;
       }
     },
+    requestStream(path, body, onText, onEnd, onRefused) {
+      let stop: (() => void) | null = null;
+      let stopped = false;
+      void test.core.ipc.stream({ method: 'POST', path, body }, { onText, onEnd }).then((opened) => {
+        if (!opened.ok) onRefused(opened.response);
+        else if (stopped) opened.close();
+        else stop = opened.close;
+      });
+      return () => {
+        stopped = true;
+        stop?.();
+      };
+    },
     platform: { os: 'linux', electron: 'test', chrome: 'test' },
   };
 }

@@ -4,7 +4,7 @@ import { ApiError } from '../../../src-renderer/src/api/api-error.js';
 import type { RawResponse, Transport } from '../../../src-renderer/src/api/transport.js';
 
 function transportAnswering(raw: RawResponse): Transport & { send: ReturnType<typeof vi.fn> } {
-  return { kind: 'http', send: vi.fn(async () => raw), subscribe: () => () => undefined };
+  return { kind: 'http', send: vi.fn(async () => raw), subscribe: () => () => undefined, postStream: () => () => undefined };
 }
 
 describe('ApiClient', () => {
