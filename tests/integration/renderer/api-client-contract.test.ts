@@ -176,6 +176,18 @@ describe.each(['http', 'ipc-direct', 'ipc-preload'] as const)('API client contra
       close();
     }
   });
+
+  it('reports a refused POST stream (a diagnostics target the grammar refuses) as the same ApiError', async () => {
+    const errors: ApiError[] = [];
+    const stop = client().postStream('/network/ping/stream', { target: '-f' }, { onMessage: () => undefined, onEnd: () => undefined, onError: (error) => errors.push(error) });
+    try {
+      await vi.waitFor(() => expect(errors).toHaveLength(1));
+      expect(errors[0]).toBeInstanceOf(ApiError);
+      expect(errors[0]).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', details: [{ field: 'body.target' }] });
+    } finally {
+      stop();
+    }
+  });
 });
 
 describe('the transports agree', () => {
