@@ -200,7 +200,7 @@ function RunPanel({ run }: { run: LiveRun }) {
           {run.tool} said: {run.result.error}
         </Text>
       ) : null}
-      {view.bars.length > 0 ? <BarChart bars={view.bars} title="Latency" unit="ms" /> : null}
+      {view.bars.length > 0 ? <BarChart bars={view.bars} title="Latency" unit={view.unit} /> : null}
       {count > 0 || run.status === 'running' ? (
         <Table striped aria-label="Results">
           <Table.Thead>

@@ -85,7 +85,8 @@ describe('Diagnostics page (live)', () => {
     expect(tableRows()).toHaveLength(2);
     expect(within(tableRows()[1]!).getByText('Time to live exceeded')).toBeTruthy();
     expect(within(tableRows()[1]!).getByText('10.0.0.1')).toBeTruthy();
-    expect(screen.getByRole('img', { name: /^Latency/ })).toBeTruthy();
+    // Sub-millisecond times are charted in µs (on a ms scale the bars would be flat).
+    expect(screen.getByRole('img', { name: 'Latency: 420 µs in all' })).toBeTruthy();
 
     push(fake, 'done', PING_RESULT);
     expect(screen.getByRole('status', { name: 'Summary' }).textContent).toContain('2 sent, 1 received, 50% loss · min/avg/max 0.42/0.42/0.42 ms');
@@ -110,6 +111,8 @@ describe('Diagnostics page (live)', () => {
     expect(within(tableRows()[2]!).getByText('!H')).toBeTruthy();
     push(fake, 'done', TRACE_RESULT);
     expect(screen.getByRole('status', { name: 'Summary' }).textContent).toContain('3 hop(s) with traceroute; target not reached');
+    // Averages per hop (0.2 and 3064.2 ms; the lost hop 0) in ms.
+    expect(screen.getByRole('img', { name: /^Latency: 3064\.\d+ ms in all$/ })).toBeTruthy();
   });
 
   it('Stop closes the stream and keeps the rows so far', async () => {
