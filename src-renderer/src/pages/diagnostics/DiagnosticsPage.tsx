@@ -200,7 +200,14 @@ function RunPanel({ run }: { run: LiveRun }) {
           {run.tool} said: {run.result.error}
         </Text>
       ) : null}
-      {view.bars.length > 0 ? <BarChart bars={view.bars} title="Latency" unit={view.unit} /> : null}
+      {view.bars.length > 0 ? (
+        <div>
+          <Text size="xs" c="dimmed">
+            Latency per {run.tool === 'ping' ? 'reply' : 'hop (average)'}, {view.unit}
+          </Text>
+          <BarChart bars={view.bars} title="Latency" unit={view.unit} />
+        </div>
+      ) : null}
       {count > 0 || run.status === 'running' ? (
         <Table striped aria-label="Results">
           <Table.Thead>
