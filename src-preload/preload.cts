@@ -2,7 +2,7 @@
  * The preload of the Bootwright window. It runs sandboxed (CommonJS, only
  * `require('electron')`), and hands the page one small named API through the
  * context bridge: never ipcRenderer itself, so the page can reach no channel
- * but these four.
+ * but these.
  */
 import { contextBridge, ipcRenderer } from 'electron';
 
@@ -12,6 +12,8 @@ export const CHANNELS = {
   streamOpen: 'bootwright:stream:open',
   streamClose: 'bootwright:stream:close',
   streamMessage: 'bootwright:stream:message',
+  requestStreamOpen: 'bootwright:request-stream:open',
+  requestStreamText: 'bootwright:request-stream:text',
 } as const;
 
 export type InvokeMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -48,6 +50,15 @@ interface StreamEnvelope {
   message: StreamMessage;
 }
 
+type RequestStreamOpenResult = { ok: true; subscription: string } | { ok: false; response: InvokeResponse };
+
+/** A piece of a request stream's event-stream text, or its end. */
+interface RequestStreamText {
+  subscription: string;
+  text?: string;
+  end?: boolean;
+}
+
 /** Messages that may arrive before `stream:open` has answered with their subscription id. */
 const EARLY_LIMIT = 256;
 const listeners = new Map<string, (message: StreamMessage) => void>();
@@ -68,6 +79,26 @@ ipcRenderer.on(CHANNELS.streamMessage, (_event, payload: StreamEnvelope) => {
   queue.push(payload.message);
   early.set(payload.subscription, queue);
   earlyCount += 1;
+});
+
+/** Request streams: the same early-arrival problem, with their own bounded buffer. */
+const textListeners = new Map<string, (payload: RequestStreamText) => void>();
+const earlyText = new Map<string, RequestStreamText[]>();
+let earlyTextCount = 0;
+let pendingRequestStreams = 0;
+
+ipcRenderer.on(CHANNELS.requestStreamText, (_event, payload: RequestStreamText) => {
+  if (typeof payload !== 'object' || payload === null || typeof payload.subscription !== 'string') return;
+  const listener = textListeners.get(payload.subscription);
+  if (listener) {
+    listener(payload);
+    return;
+  }
+  if (pendingRequestStreams === 0 || earlyTextCount >= EARLY_LIMIT) return;
+  const queue = earlyText.get(payload.subscription) ?? [];
+  queue.push(payload);
+  earlyText.set(payload.subscription, queue);
+  earlyTextCount += 1;
 });
 
 function ipcFailure(err: unknown): IpcErrorData {
@@ -124,6 +155,72 @@ const api = {
       closed = true;
       if (subscription !== null) {
         listeners.delete(subscription);
+        void ipcRenderer.invoke(CHANNELS.streamClose, subscription);
+      }
+    };
+  },
+
+  /**
+   * Opens a one-shot POST stream (e.g. /api/v1/network/ping/stream) through
+   * the main process's route table: `onText` gets the response's
+   * event-stream text as the route writes it, `onEnd` its end; a refusal
+   * (400, 429…) comes whole to `onRefused`. The returned function stops it,
+   * which the route sees as its client going away.
+   */
+  requestStream(
+    path: string,
+    body: unknown,
+    onText: (text: string) => void,
+    onEnd: () => void,
+    onRefused: (response: InvokeResponse) => void,
+  ): () => void {
+    let closed = false;
+    let subscription: string | null = null;
+    pendingRequestStreams += 1;
+    const deliver = (payload: RequestStreamText) => {
+      if (closed) return;
+      if (typeof payload.text === 'string') onText(payload.text);
+      if (payload.end === true && subscription !== null) {
+        textListeners.delete(subscription);
+        onEnd();
+      }
+    };
+    (ipcRenderer.invoke(CHANNELS.requestStreamOpen, { method: 'POST', path, body }) as Promise<RequestStreamOpenResult>)
+      .then(
+        (result) => {
+          if (!result.ok) {
+            if (!closed) onRefused(result.response);
+            return;
+          }
+          subscription = result.subscription;
+          if (closed) {
+            void ipcRenderer.invoke(CHANNELS.streamClose, subscription);
+            return;
+          }
+          textListeners.set(subscription, deliver);
+          for (const payload of earlyText.get(subscription) ?? []) deliver(payload);
+        },
+        (err: unknown) => {
+          const failure = ipcFailure(err);
+          if (!closed) onRefused({ status: 0, body: { success: false, error: failure.message, code: failure.code } });
+        },
+      )
+      .finally(() => {
+        pendingRequestStreams -= 1;
+        if (subscription !== null) {
+          earlyTextCount -= earlyText.get(subscription)?.length ?? 0;
+          earlyText.delete(subscription);
+        }
+        if (pendingRequestStreams === 0) {
+          earlyText.clear();
+          earlyTextCount = 0;
+        }
+      });
+    return () => {
+      if (closed) return;
+      closed = true;
+      if (subscription !== null) {
+        textListeners.delete(subscription);
         void ipcRenderer.invoke(CHANNELS.streamClose, subscription);
       }
     };

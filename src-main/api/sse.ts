@@ -11,6 +11,13 @@ import type { StreamClose, StreamMessage } from '../events/stream-message.js';
 
 export { DEFAULT_SSE_SETTINGS, type SseSettings } from '../core/http-kit/sse-settings.js';
 
+/**
+ * Marks an IPC request injected by `IpcBridge.stream` (which reads the
+ * response as it is written). It only counts together with the per-process
+ * IPC secret, so an HTTP client cannot use it.
+ */
+export const IPC_STREAM_HEADER = 'x-bootwright-ipc-stream';
+
 /** The OpenAPI description of a stream route's 200 (the body is not JSON). */
 export const SSE_RESPONSE = {
   description: 'A stream of server-sent events (see docs/events-and-logs.md for the framing)',
@@ -72,7 +79,9 @@ export class SseStream {
       this.close();
       return;
     }
-    this.raw.socket?.setNoDelay(true);
+    // The IPC bridge's injected response has a stand-in socket without Nagle to turn off.
+    const socket = this.raw.socket as { setNoDelay?: unknown } | null;
+    if (typeof socket?.setNoDelay === 'function') this.raw.socket?.setNoDelay(true);
     this.raw.write(`retry: ${this.settings.retryMs}\n\n`);
     this.heartbeat = setInterval(() => this.write(': heartbeat\n\n'), this.settings.heartbeatMs);
     this.heartbeat.unref();
@@ -128,13 +137,14 @@ export class SseStreams {
   }
 
   /**
-   * Takes the response over from fastify and starts the stream. Streams are
-   * an HTTP feature: the IPC bridge answers whole responses, so the renderer
-   * uses the stream hub instead.
+   * Takes the response over from fastify and starts the stream. Over IPC a
+   * stream needs the bridge's streaming call (`IpcBridge.stream`, the
+   * one-shot POST streams); `invoke` answers whole responses, and the
+   * renderer's GET streams (events, logs) go through the stream hub.
    */
   start(request: FastifyRequest, reply: FastifyReply): SseStream {
-    if (request.viaIpc) {
-      throw new AppError('BAD_REQUEST', 'streams are not available through bootwright:invoke; subscribe through the stream hub (bootwright:stream)');
+    if (request.viaIpc && request.headers[IPC_STREAM_HEADER] !== '1') {
+      throw new AppError('BAD_REQUEST', 'streams are not available through bootwright:invoke; subscribe through the stream hub (bootwright:stream) or open a request stream (bootwright:request-stream)');
     }
     reply.hijack();
     const stream = new SseStream(reply.raw, this.settings);

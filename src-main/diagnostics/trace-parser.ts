@@ -13,6 +13,8 @@ const TRACEROUTE_HOP = /^(\d+)\s+(.*)$/;
 const TRACEPATH_HOP = /^(\d+)\??:\s+(.*)$/;
 // tracert: "  1    <1 ms    <1 ms    <1 ms  127.0.0.1", "  2     *        *        *     Request timed out."
 const TRACERT_HOP = /^(\d+)\s+((?:(?:<?\d+ ms|\*)\s+){3})(.*)$/;
+// tracert's last hop when a router refuses: "  2  10.0.0.1  reports: Destination host unreachable." (no probe times)
+const TRACERT_REPORT = /^(\d+)\s+(\S+)\s+reports:\s+(.+?)\.?$/;
 // Where the run is going: "traceroute to host (192.0.2.1), …", "Tracing route to host [192.0.2.1]"
 const DESTINATION = /^(?:traceroute6? to \S+ \(([^)]+)\)|Tracing route to (?:\S+ \[([^\]]+)\]|(\S+)))/;
 
@@ -27,7 +29,7 @@ export class TraceParser {
       this.destination = dest[1] ?? dest[2] ?? dest[3] ?? null;
       return null;
     }
-    const row = parseTracertHop(text) ?? parseTracepathHop(text) ?? parseTracerouteHop(text);
+    const row = parseTracertReport(text) ?? parseTracertHop(text) ?? parseTracepathHop(text) ?? parseTracerouteHop(text);
     if (row) this.rows.push(row);
     return row;
   }
@@ -72,7 +74,9 @@ function parseTracerouteHop(text: string): TraceHop | null {
     else if (/^[\d.]+$/.test(token) && tokens[i + 1] === 'ms') {
       hop.rtts_ms.push(Number(token));
       i += 1;
-    } else if (token.startsWith('!')) hop.notes.push(token);
+    }
+    // Each probe repeats its annotation ("0.5 ms !H  0.4 ms !H"); the hop says it once.
+    else if (token.startsWith('!')) addNote(hop, token);
     else if (/^\(.*\)$/.test(token)) continue; // "(addr)" after a name: -n is always given, but be lenient
     else if (!hop.addresses.includes(token)) hop.addresses.push(token);
   }
@@ -98,9 +102,20 @@ function parseTracepathHop(text: string): TraceHop | null {
   for (const token of more) {
     const time = /^([\d.]+)ms$/.exec(token);
     if (time) hop.rtts_ms.push(Number(time[1]));
-    else if (token === 'reached' || token.startsWith('!') || token === 'asymm') hop.notes.push(token);
+    else if (token === 'reached' || token.startsWith('!') || token === 'asymm') addNote(hop, token);
   }
   return hop;
+}
+
+function addNote(hop: TraceHop, note: string): void {
+  if (!hop.notes.includes(note)) hop.notes.push(note);
+}
+
+/** A hop that answered with an ICMP error instead of probe times: its address and the error as a note. */
+function parseTracertReport(text: string): TraceHop | null {
+  const m = TRACERT_REPORT.exec(text);
+  if (!m) return null;
+  return { hop: Number(m[1]), addresses: [m[2] ?? ''], rtts_ms: [], notes: [m[3] ?? 'unreachable'] };
 }
 
 function parseTracertHop(text: string): TraceHop | null {

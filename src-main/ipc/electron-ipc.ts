@@ -14,6 +14,10 @@ export const IPC_CHANNELS = {
   streamClose: 'bootwright:stream:close',
   /** main → renderer: {subscription, message}. */
   streamMessage: 'bootwright:stream:message',
+  /** invoke: {method: 'POST', path, body?} → RequestStreamOpenResult (a one-shot POST stream; closed with streamClose). */
+  requestStreamOpen: 'bootwright:request-stream:open',
+  /** main → renderer: {subscription, text} (event-stream text as written), then {subscription, end: true}. */
+  requestStreamText: 'bootwright:request-stream:text',
 } as const;
 
 /** At most this many live streams per window (a page opens one or two). */
@@ -28,6 +32,12 @@ export interface IpcErrorData {
 }
 
 export type StreamOpenResult = { ok: true; subscription: string } | { ok: false; error: IpcErrorData };
+
+/** A request stream started (its text follows on requestStreamText), or the route's whole answer (a refusal: 400, 429…). */
+export type RequestStreamOpenResult = { ok: true; subscription: string } | { ok: false; response: IpcResponse };
+
+/** What main pushes on requestStreamText. */
+export type RequestStreamText = { subscription: string; text: string } | { subscription: string; end: true };
 
 /** The part of a WebContents the IPC layer uses (Electron's WebContents fits it). */
 export interface IpcSender {
@@ -52,7 +62,7 @@ export interface IpcMainLike {
 
 export interface ElectronIpcDeps {
   ipcMain: IpcMainLike;
-  core: { ipc: Pick<IpcBridge, 'invoke'>; streams: StreamHub };
+  core: { ipc: Pick<IpcBridge, 'invoke' | 'stream'>; streams: StreamHub };
   /** Whether the call comes from our own window's main frame showing our UI. */
   isTrustedSender(event: IpcInvokeEvent): boolean;
   log: Logger;
@@ -103,13 +113,22 @@ export function registerElectronIpc(deps: ElectronIpcDeps): ElectronIpc {
     }
   });
 
+  const tooMany = (sender: IpcSender) => (streams.get(sender.id)?.size ?? 0) >= MAX_STREAMS_PER_SENDER;
+  const TOO_MANY = new AppError('BAD_REQUEST', `a window may hold at most ${MAX_STREAMS_PER_SENDER} live streams`);
+  const own = (sender: IpcSender, subscription: string, close: () => void) => {
+    let owned = streams.get(sender.id);
+    if (!owned) {
+      owned = new Map();
+      streams.set(sender.id, owned);
+      sender.once('destroyed', () => closeStreamsOf(sender.id));
+    }
+    owned.set(subscription, close);
+  };
+
   ipcMain.handle(IPC_CHANNELS.streamOpen, (event, request): StreamOpenResult => {
     if (!isTrustedSender(event)) return { ok: false, error: toErrorData(UNTRUSTED) };
     const sender = event.sender;
-    let owned = streams.get(sender.id);
-    if (owned && owned.size >= MAX_STREAMS_PER_SENDER) {
-      return { ok: false, error: toErrorData(new AppError('BAD_REQUEST', `a window may hold at most ${MAX_STREAMS_PER_SENDER} live streams`)) };
-    }
+    if (tooMany(sender)) return { ok: false, error: toErrorData(TOO_MANY) };
     const subscription = `s${nextSubscription++}`;
     const send = (message: StreamMessage) => {
       if (!sender.isDestroyed()) sender.send(IPC_CHANNELS.streamMessage, { subscription, message });
@@ -120,12 +139,40 @@ export function registerElectronIpc(deps: ElectronIpcDeps): ElectronIpc {
     } catch (err) {
       return { ok: false, error: toErrorData(err) };
     }
-    if (!owned) {
-      owned = new Map();
-      streams.set(sender.id, owned);
-      sender.once('destroyed', () => closeStreamsOf(sender.id));
+    own(sender, subscription, close);
+    return { ok: true, subscription };
+  });
+
+  ipcMain.handle(IPC_CHANNELS.requestStreamOpen, async (event, request): Promise<RequestStreamOpenResult> => {
+    if (!isTrustedSender(event)) return { ok: false, response: { status: UNTRUSTED.status, body: errorBody(UNTRUSTED.code, UNTRUSTED.message) } };
+    const sender = event.sender;
+    if (tooMany(sender)) return { ok: false, response: { status: TOO_MANY.status, body: errorBody(TOO_MANY.code, TOO_MANY.message) } };
+    const subscription = `s${nextSubscription++}`;
+    const push = (payload: RequestStreamText) => {
+      if (!sender.isDestroyed()) sender.send(IPC_CHANNELS.requestStreamText, payload);
+    };
+    let opened;
+    let ended = false;
+    try {
+      opened = await core.ipc.stream(request, {
+        onText: (text) => push({ subscription, text }),
+        onEnd: () => {
+          ended = true;
+          streams.get(sender.id)?.delete(subscription);
+          push({ subscription, end: true });
+        },
+      });
+    } catch (err) {
+      log.error(`IPC request stream failed: ${errorMessage(err)}`, { error: err });
+      return { ok: false, response: { status: 500, body: errorBody('INTERNAL', 'internal error; the log has details') } };
     }
-    owned.set(subscription, close);
+    if (!opened.ok) return { ok: false, response: opened.response };
+    // The window may have gone while the route started; nobody would close the run then.
+    if (sender.isDestroyed()) {
+      opened.close();
+      return { ok: true, subscription };
+    }
+    if (!ended) own(sender, subscription, opened.close);
     return { ok: true, subscription };
   });
 
@@ -144,7 +191,7 @@ export function registerElectronIpc(deps: ElectronIpcDeps): ElectronIpc {
   return {
     closeStreamsOf,
     dispose() {
-      for (const channel of [IPC_CHANNELS.invoke, IPC_CHANNELS.streamOpen, IPC_CHANNELS.streamClose]) ipcMain.removeHandler(channel);
+      for (const channel of [IPC_CHANNELS.invoke, IPC_CHANNELS.streamOpen, IPC_CHANNELS.requestStreamOpen, IPC_CHANNELS.streamClose]) ipcMain.removeHandler(channel);
       for (const senderId of [...streams.keys()]) closeStreamsOf(senderId);
     },
   };

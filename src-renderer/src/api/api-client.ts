@@ -1,5 +1,5 @@
 import { ApiError, type FieldError } from './api-error.js';
-import { API_PREFIX, type HttpMethod, type RawResponse, type StreamHandlers, type StreamRequest, type Transport } from './transport.js';
+import { API_PREFIX, type HttpMethod, type RawResponse, type StreamHandlers, type StreamMessage, type StreamRequest, type Transport } from './transport.js';
 
 export interface ListMeta {
   total: number;
@@ -10,6 +10,14 @@ export interface ListMeta {
 export interface ListResult<T> {
   data: T[];
   meta: ListMeta;
+}
+
+/** A one-shot POST stream as the client hands it on: messages, then the end or one error. */
+export interface PostStreamCallbacks {
+  onMessage(message: StreamMessage): void;
+  onEnd(): void;
+  /** A refusal (the error envelope) or a broken connection. */
+  onError(error: ApiError): void;
 }
 
 export interface ApiClientOptions {
@@ -66,6 +74,20 @@ export class ApiClient {
 
   subscribe(request: StreamRequest, handlers: StreamHandlers): () => void {
     return this.transport.subscribe(request, handlers);
+  }
+
+  /** POSTs to a stream route (path relative to /api/v1); returns the function that stops it. */
+  postStream(path: string, body: unknown, callbacks: PostStreamCallbacks): () => void {
+    return this.transport.postStream(`${API_PREFIX}${path}`, body, {
+      onMessage: (message) => callbacks.onMessage(message),
+      onEnd: () => callbacks.onEnd(),
+      onRefused: (raw) => {
+        const error = toApiError(raw, 'POST', path);
+        if (error.status === 401) this.onUnauthenticated?.();
+        callbacks.onError(error);
+      },
+      onError: (error) => callbacks.onError(error),
+    });
   }
 
   private async data<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {

@@ -1,6 +1,6 @@
 import { ApiError, describeError } from './api-error.js';
-import { SseParser, type SseEvent } from './sse-parser.js';
-import { API_PREFIX, type HttpMethod, type RawResponse, type StreamHandlers, type StreamMessage, type StreamRequest, type Transport } from './transport.js';
+import { SseParser, toStreamMessage, type SseEvent } from './sse-parser.js';
+import { API_PREFIX, type HttpMethod, type PostStreamHandlers, type RawResponse, type StreamHandlers, type StreamRequest, type Transport } from './transport.js';
 
 export interface HttpTransportOptions {
   /** Origin of the server; '' means the page's own origin (the browser case). */
@@ -24,7 +24,12 @@ function defaultDelay(attempt: number): number {
  * same origin), a fetch-based event-stream reader for /events/stream and
  * /logs/stream. EventSource is not used: it only delivers named events whose
  * names the page registered in advance (event kinds are open-ended), and it
- * hides the HTTP status of a refused stream (401 vs 404).
+ * hides the HTTP status of a refused stream (401 vs 404); it cannot POST
+ * either, which the diagnostics' streams need (`postStream`).
+ *
+ * Cookie-authenticated changes must be same-origin (the server checks
+ * Origin / Sec-Fetch-Site, src-main/auth/csrf.ts); the browser sets both on
+ * these fetches itself, so no token header is needed.
  */
 export function createHttpTransport(options: HttpTransportOptions = {}): Transport {
   const baseUrl = (options.baseUrl ?? '').replace(/\/$/, '');
@@ -44,17 +49,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
     } catch (err) {
       throw new ApiError({ status: 0, code: 'NETWORK_ERROR', message: `cannot reach the server: ${describeError(err)}` });
     }
-    const text = await response.text();
-    const type = response.headers.get('content-type') ?? '';
-    let parsed: unknown = text;
-    if (type.includes('json') && text !== '') {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        throw new ApiError({ status: response.status, code: 'BAD_RESPONSE', message: `the server sent invalid JSON (HTTP ${response.status})` });
-      }
-    }
-    return { status: response.status, body: parsed, retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')) };
+    return readRaw(response);
   }
 
   function subscribe(request: StreamRequest, handlers: StreamHandlers): () => void {
@@ -64,18 +59,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
     let lastEventId = request.last_event_id === undefined ? null : String(request.last_event_id);
     let attempt = 0;
 
-    const deliver = (event: SseEvent) => {
-      let data: unknown = event.data;
-      try {
-        data = JSON.parse(event.data);
-      } catch {
-        // Non-JSON data stays text.
-      }
-      const message: StreamMessage = { event: event.event, data };
-      const id = event.id === null ? NaN : Number(event.id);
-      if (Number.isInteger(id)) message.id = id;
-      handlers.onMessage(message);
-    };
+    const deliver = (event: SseEvent) => handlers.onMessage(toStreamMessage(event));
 
     const run = async () => {
       while (!controller.signal.aborted) {
@@ -124,7 +108,67 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
     return () => controller.abort();
   }
 
-  return { kind: 'http', send, subscribe };
+  function postStream(path: string, body: unknown, handlers: PostStreamHandlers): () => void {
+    const controller = new AbortController();
+    const stopped = () => controller.signal.aborted;
+    const run = async () => {
+      let response: Response;
+      try {
+        response = await fetchImpl(`${baseUrl}${path}`, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { accept: 'text/event-stream', 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: controller.signal,
+        });
+      } catch (err) {
+        if (!stopped()) handlers.onError(new ApiError({ status: 0, code: 'NETWORK_ERROR', message: `cannot reach the server: ${describeError(err)}` }));
+        return;
+      }
+      const type = response.headers.get('content-type') ?? '';
+      if (!response.ok || !response.body || !type.startsWith('text/event-stream')) {
+        const raw = await readRaw(response).catch((err: unknown) => err);
+        if (stopped()) return;
+        if (raw instanceof ApiError) handlers.onError(raw);
+        else handlers.onRefused(raw as RawResponse);
+        return;
+      }
+      const parser = new SseParser((event) => {
+        if (!stopped()) handlers.onMessage(toStreamMessage(event));
+      });
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          parser.push(value);
+        }
+      } catch (err) {
+        if (!stopped()) handlers.onError(new ApiError({ status: 0, code: 'NETWORK_ERROR', message: `the stream broke: ${describeError(err)}` }));
+        return;
+      }
+      if (!stopped()) handlers.onEnd();
+    };
+    void run();
+    return () => controller.abort();
+  }
+
+  return { kind: 'http', send, subscribe, postStream };
+}
+
+/** A whole answer: status, body (JSON parsed when it says so) and Retry-After. */
+async function readRaw(response: Response): Promise<RawResponse> {
+  const text = await response.text();
+  const type = response.headers.get('content-type') ?? '';
+  let parsed: unknown = text;
+  if (type.includes('json') && text !== '') {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new ApiError({ status: response.status, code: 'BAD_RESPONSE', message: `the server sent invalid JSON (HTTP ${response.status})` });
+    }
+  }
+  return { status: response.status, body: parsed, retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')) };
 }
 
 async function errorFromResponse(response: Response): Promise<ApiError> {

@@ -1,6 +1,7 @@
 import type { BootwrightApi } from '../../../src-preload/preload.cjs';
 import { ApiError, describeError } from './api-error.js';
-import type { HttpMethod, RawResponse, StreamHandlers, StreamRequest, Transport } from './transport.js';
+import { SseParser, toStreamMessage } from './sse-parser.js';
+import type { HttpMethod, PostStreamHandlers, RawResponse, StreamHandlers, StreamRequest, Transport } from './transport.js';
 
 /**
  * The desktop transport: requests and streams go through the preload bridge
@@ -29,5 +30,17 @@ export function createIpcTransport(bridge: BootwrightApi): Transport {
     );
   }
 
-  return { kind: 'ipc', send, subscribe };
+  function postStream(path: string, body: unknown, handlers: PostStreamHandlers): () => void {
+    // The main process hands on the route's event-stream text as written; the same parser as HTTP reads it.
+    const parser = new SseParser((event) => handlers.onMessage(toStreamMessage(event)));
+    return bridge.requestStream(
+      path,
+      body,
+      (text) => parser.push(text),
+      () => handlers.onEnd(),
+      (response) => handlers.onRefused({ status: response.status, body: response.body }),
+    );
+  }
+
+  return { kind: 'ipc', send, subscribe, postStream };
 }

@@ -1,3 +1,5 @@
+import type { StreamMessage } from './transport.js';
+
 /** One dispatched server-sent event, before its data is interpreted. */
 export interface SseEvent {
   id: string | null;
@@ -65,4 +67,18 @@ export class SseParser {
     this.id = null;
     if (hasData) this.onEvent(event);
   }
+}
+
+/** An event as a stream message: JSON data parsed (other data stays text), a numeric id kept. */
+export function toStreamMessage(event: SseEvent): StreamMessage {
+  let data: unknown = event.data;
+  try {
+    data = JSON.parse(event.data);
+  } catch {
+    // Non-JSON data stays text.
+  }
+  const message: StreamMessage = { event: event.event, data };
+  const id = event.id === null ? NaN : Number(event.id);
+  if (Number.isInteger(id)) message.id = id;
+  return message;
 }

@@ -37,6 +37,17 @@ export interface StreamHandlers {
   onError?(error: ApiError): void;
 }
 
+/** A one-shot POST stream (the diagnostics' /stream routes): it runs once and is never retried. */
+export interface PostStreamHandlers {
+  onMessage(message: StreamMessage): void;
+  /** The server ended the stream. */
+  onEnd(): void;
+  /** The server answered without a stream: the route's whole answer (400, 401, 429 as the error envelope). */
+  onRefused(response: RawResponse): void;
+  /** The connection broke before the end (not called after the caller stopped the stream). */
+  onError(error: ApiError): void;
+}
+
 /**
  * How requests reach the core. Two implementations: IPC (inside Electron,
  * through the preload bridge) and HTTP (fetch, in a browser). Both hand back
@@ -48,4 +59,10 @@ export interface Transport {
   send(method: HttpMethod, path: string, body?: unknown): Promise<RawResponse>;
   /** Opens a live stream; returns the function that closes it. */
   subscribe(request: StreamRequest, handlers: StreamHandlers): () => void;
+  /**
+   * POSTs `body` to a stream route (`path` is the full path) and delivers its
+   * server-sent events; returns the function that stops it, which the server
+   * sees as its client going away.
+   */
+  postStream(path: string, body: unknown, handlers: PostStreamHandlers): () => void;
 }

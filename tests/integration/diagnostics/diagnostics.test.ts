@@ -151,7 +151,7 @@ describe('the /stream variants', () => {
     for (const client of clients) client.close();
   });
 
-  it('refuses the stream over IPC (the renderer uses the plain route there) and starts nothing lasting', async () => {
+  it('refuses the stream through plain IPC invoke (streams go through IpcBridge.stream, tests/integration/ipc/request-stream.test.ts) and starts nothing lasting', async () => {
     const core = await startCore();
     const answer = await core.core.ipc.invoke({ method: 'POST', path: '/api/v1/network/ping/stream', body: { target: '127.0.0.1', count: 1 } });
     expect(answer.status).toBe(400);

@@ -48,6 +48,19 @@ function directBridge(test: TestCore): BootwrightApi {
         return () => undefined;
       }
     },
+    requestStream(path, body, onText, onEnd, onRefused) {
+      let stop: (() => void) | null = null;
+      let stopped = false;
+      void test.core.ipc.stream({ method: 'POST', path, body }, { onText, onEnd }).then((opened) => {
+        if (!opened.ok) onRefused(opened.response);
+        else if (stopped) opened.close();
+        else stop = opened.close;
+      });
+      return () => {
+        stopped = true;
+        stop?.();
+      };
+    },
     platform: { os: 'linux', electron: 'test', chrome: 'test' },
   };
 }
@@ -161,6 +174,18 @@ describe.each(['http', 'ipc-direct', 'ipc-preload'] as const)('API client contra
       expect(errors[0]).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
     } finally {
       close();
+    }
+  });
+
+  it('reports a refused POST stream (a diagnostics target the grammar refuses) as the same ApiError', async () => {
+    const errors: ApiError[] = [];
+    const stop = client().postStream('/network/ping/stream', { target: '-f' }, { onMessage: () => undefined, onEnd: () => undefined, onError: (error) => errors.push(error) });
+    try {
+      await vi.waitFor(() => expect(errors).toHaveLength(1));
+      expect(errors[0]).toBeInstanceOf(ApiError);
+      expect(errors[0]).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', details: [{ field: 'body.target' }] });
+    } finally {
+      stop();
     }
   });
 });

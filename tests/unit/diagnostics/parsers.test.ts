@@ -156,3 +156,78 @@ describe('TraceParser', () => {
     expect(parser.reached()).toBe(false);
   });
 });
+
+// Captured on Debian (iputils 20221126, traceroute 2.1.2) in three test namespaces: client 10.77.0.2 → router 10.77.0.1 →
+// 10.77.1.0/24. `ping -n -c 2 -W 1 -t 1 -- 10.77.1.2` (the router drops the packet at TTL 1):
+const IPUTILS_TTL_EXCEEDED = `PING 10.77.1.2 (10.77.1.2) 56(84) bytes of data.
+From 10.77.0.1 icmp_seq=1 Time to live exceeded
+From 10.77.0.1 icmp_seq=2 Time to live exceeded
+
+--- 10.77.1.2 ping statistics ---
+2 packets transmitted, 0 received, +2 errors, 100% packet loss, time 1015ms
+`;
+// Same network: `traceroute -n -q 3 -w 5 -m 3 -- 10.77.1.99` (no such host: the router answers !H after ARP gives up).
+const TRACEROUTE_HOST_UNREACHABLE = `traceroute to 10.77.1.99 (10.77.1.99), 3 hops max, 60 byte packets
+ 1  10.77.0.1  0.018 ms  0.007 ms  0.006 ms
+ 2  10.77.0.1  3064.145 ms !H  3064.130 ms !H  3064.122 ms !H`;
+// Same network: `tracepath -n -m 3 -- 10.77.1.99`.
+const TRACEPATH_HOST_UNREACHABLE = ` 1?: [LOCALHOST]                      pmtu 1500
+ 1:  10.77.0.1                                             0.040ms 
+ 1:  10.77.0.1                                             0.010ms 
+ 2:  no reply
+ 2:  10.77.0.1                                           3068.779ms !H
+     Resume: pmtu 1500 `;
+
+describe('error reports on the way (TTL exceeded, !H, !N)', () => {
+  it('reads ping\'s "From … Time to live exceeded" lines as error rows from the router', () => {
+    const parser = new PingParser();
+    expect(feed(parser, IPUTILS_TTL_EXCEEDED)).toEqual([
+      { seq: 1, from: '10.77.0.1', ttl: null, time_ms: null, error: 'Time to live exceeded' },
+      { seq: 2, from: '10.77.0.1', ttl: null, time_ms: null, error: 'Time to live exceeded' },
+    ]);
+    expect(parser.summary()).toEqual({ transmitted: 2, received: 0, loss_percent: 100, min_ms: null, avg_ms: null, max_ms: null });
+  });
+
+  it('reads the colon and name spellings of an error report (iputils, format as printed)', () => {
+    const parser = new PingParser();
+    expect(parser.line('From 10.77.0.1: icmp_seq=1 Redirect Host(New nexthop: 10.77.0.2)')).toEqual({
+      seq: 1, from: '10.77.0.1', ttl: null, time_ms: null, error: 'Redirect Host(New nexthop: 10.77.0.2)',
+    });
+    expect(parser.line('From gw.lan (10.77.0.1) icmp_seq=3 Time to live exceeded')).toMatchObject({ seq: 3, from: '10.77.0.1', error: 'Time to live exceeded' });
+  });
+
+  it('reads traceroute\'s !H once per hop, with every probe\'s time', () => {
+    const parser = new TraceParser();
+    expect(feed(parser, TRACEROUTE_HOST_UNREACHABLE)).toEqual([
+      { hop: 1, addresses: ['10.77.0.1'], rtts_ms: [0.018, 0.007, 0.006], notes: [] },
+      { hop: 2, addresses: ['10.77.0.1'], rtts_ms: [3064.145, 3064.13, 3064.122], notes: ['!H'] },
+    ]);
+    expect(parser.reached()).toBe(false);
+  });
+
+  it('reads !N, !X and numeric annotations, and a hop mixing answers and timeouts (format as printed by traceroute 2.1)', () => {
+    const parser = new TraceParser();
+    expect(parser.line(' 3  10.77.0.1  1.0 ms !N * 10.77.0.9  2.0 ms !N')).toEqual({ hop: 3, addresses: ['10.77.0.1', '10.77.0.9'], rtts_ms: [1, null, 2], notes: ['!N'] });
+    expect(parser.line(' 4  10.77.0.1  0.3 ms !X  0.3 ms !<10>  0.2 ms !X')).toEqual({ hop: 4, addresses: ['10.77.0.1'], rtts_ms: [0.3, 0.3, 0.2], notes: ['!X', '!<10>'] });
+  });
+
+  it('reads tracepath\'s !H and merges the hop\'s lines', () => {
+    const parser = new TraceParser();
+    feed(parser, TRACEPATH_HOST_UNREACHABLE);
+    expect(parser.hops()).toEqual([
+      { hop: 1, addresses: ['10.77.0.1'], rtts_ms: [0.04, 0.01], notes: [] },
+      { hop: 2, addresses: ['10.77.0.1'], rtts_ms: [null, 3068.779], notes: ['!H'] },
+    ]);
+    expect(parser.reached()).toBe(false);
+  });
+
+  it('reads tracert\'s "reports: Destination host unreachable." hop (sample written from the documented format)', () => {
+    const parser = new TraceParser();
+    feed(parser, 'Tracing route to 10.77.1.99 over a maximum of 30 hops\n\n  1    <1 ms    <1 ms    <1 ms  10.77.0.1\n  2  10.77.0.1  reports: Destination host unreachable.\n\nTrace complete.');
+    expect(parser.hops()).toEqual([
+      { hop: 1, addresses: ['10.77.0.1'], rtts_ms: [0, 0, 0], notes: [] },
+      { hop: 2, addresses: ['10.77.0.1'], rtts_ms: [], notes: ['Destination host unreachable'] },
+    ]);
+    expect(parser.reached()).toBe(false);
+  });
+});

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../src-main/core/errors.js';
 import { LogSink } from '../../../src-main/core/logger.js';
 import { IPC_CHANNELS, MAX_STREAMS_PER_SENDER, registerElectronIpc, type IpcInvokeEvent } from '../../../src-main/ipc/electron-ipc.js';
+import type { IpcResponse, IpcStreamHandlers, IpcStreamOpen } from '../../../src-main/ipc/ipc-bridge.js';
 import type { StreamHub, StreamMessage } from '../../../src-main/ipc/stream-hub.js';
 import { createFakeElectronIpc } from '../../integration/renderer/fake-electron-ipc.js';
 import { loadPreload } from '../../integration/renderer/load-preload.js';
@@ -24,17 +25,31 @@ function fakeHub() {
   return { hub, open, push: (message: StreamMessage) => [...open.values()].forEach((send) => send(message)) };
 }
 
+/** An IPC bridge's `stream` the test drives: refuse with a response, or open and push text / end. */
+function fakeRequestStreams() {
+  const open: { handlers: IpcStreamHandlers; closed: boolean }[] = [];
+  let refusal: IpcResponse | null = null;
+  const stream = vi.fn(async (_request: unknown, handlers: IpcStreamHandlers): Promise<IpcStreamOpen> => {
+    if (refusal) return { ok: false, response: refusal };
+    const entry = { handlers, closed: false };
+    open.push(entry);
+    return { ok: true, close: () => (entry.closed = true) };
+  });
+  return { stream, open, refuseWith: (response: IpcResponse | null) => (refusal = response) };
+}
+
 function setup(options: { trusted?: (event: IpcInvokeEvent) => boolean; invoke?: (request: unknown) => Promise<{ status: number; body: unknown }> } = {}) {
   const ipc = createFakeElectronIpc();
   const streams = fakeHub();
+  const requestStreams = fakeRequestStreams();
   const invoke = vi.fn(options.invoke ?? (async () => ({ status: 200, body: { success: true, data: 'ok' } })));
   const electronIpc = registerElectronIpc({
     ipcMain: ipc.ipcMain,
-    core: { ipc: { invoke }, streams: streams.hub },
+    core: { ipc: { invoke, stream: requestStreams.stream }, streams: streams.hub },
     isTrustedSender: options.trusted ?? (() => true),
     log,
   });
-  return { ipc, streams, invoke, electronIpc, call: (channel: string, ...args: unknown[]) => ipc.ipcRenderer.invoke(channel, ...args) };
+  return { ipc, streams, requestStreams, invoke, electronIpc, call: (channel: string, ...args: unknown[]) => ipc.ipcRenderer.invoke(channel, ...args) };
 }
 
 describe('registerElectronIpc', () => {
@@ -62,6 +77,10 @@ describe('registerElectronIpc', () => {
     await expect(call(IPC_CHANNELS.invoke, { method: 'GET', path: '/api/v1/services' })).resolves.toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
     await expect(call(IPC_CHANNELS.streamOpen, { stream: 'events' })).resolves.toMatchObject({ ok: false, error: { status: 403, code: 'FORBIDDEN' } });
     await expect(call(IPC_CHANNELS.streamClose, 's1')).resolves.toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    await expect(call(IPC_CHANNELS.requestStreamOpen, { method: 'POST', path: '/api/v1/network/ping/stream' })).resolves.toMatchObject({
+      ok: false,
+      response: { status: 403, body: { code: 'FORBIDDEN' } },
+    });
     expect(invoke).not.toHaveBeenCalled();
     expect(streams.open.size).toBe(0);
   });
@@ -78,6 +97,34 @@ describe('registerElectronIpc', () => {
     expect(streams.open.size).toBe(0);
     // Closing again (or an unknown id) is harmless.
     await expect(call(IPC_CHANNELS.streamClose, opened.subscription)).resolves.toEqual({ ok: true });
+  });
+
+  it('opens a request stream, pushes its text and end to the sender, and stops it on close', async () => {
+    const { call, ipc, requestStreams } = setup();
+    const received: unknown[] = [];
+    ipc.ipcRenderer.on(IPC_CHANNELS.requestStreamText, (_event, payload) => received.push(payload));
+    const request = { method: 'POST', path: '/api/v1/network/ping/stream', body: { target: '127.0.0.1' } };
+    const opened = (await call(IPC_CHANNELS.requestStreamOpen, request)) as { ok: true; subscription: string };
+    expect(opened).toEqual({ ok: true, subscription: expect.any(String) });
+    expect(requestStreams.stream).toHaveBeenCalledWith(request, expect.anything());
+    const [first] = requestStreams.open;
+    first!.handlers.onText('event: row\n');
+    first!.handlers.onEnd();
+    await vi.waitFor(() => expect(received).toEqual([{ subscription: opened.subscription, text: 'event: row\n' }, { subscription: opened.subscription, end: true }]));
+
+    const second = (await call(IPC_CHANNELS.requestStreamOpen, request)) as { ok: true; subscription: string };
+    await call(IPC_CHANNELS.streamClose, second.subscription);
+    expect(requestStreams.open.map((entry) => entry.closed)).toEqual([false, true]);
+  });
+
+  it('answers a refused request stream with the route\'s whole response, and closes open ones with the window', async () => {
+    const { call, ipc, requestStreams } = setup();
+    const request = { method: 'POST', path: '/api/v1/network/ping/stream', body: {} };
+    await call(IPC_CHANNELS.requestStreamOpen, request);
+    ipc.sender.destroy();
+    expect(requestStreams.open[0]?.closed).toBe(true);
+    requestStreams.refuseWith({ status: 429, body: { success: false, error: 'busy', code: 'RATE_LIMITED' } });
+    await expect(call(IPC_CHANNELS.requestStreamOpen, request)).resolves.toEqual({ ok: false, response: { status: 429, body: { success: false, error: 'busy', code: 'RATE_LIMITED' } } });
   });
 
   it('carries a refused stream as error data, details included', async () => {

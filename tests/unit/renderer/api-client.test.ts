@@ -5,7 +5,7 @@ import { importConflicts } from '../../../src-renderer/src/api/clients/store-cli
 import type { RawResponse, Transport } from '../../../src-renderer/src/api/transport.js';
 
 function transportAnswering(raw: RawResponse): Transport & { send: ReturnType<typeof vi.fn> } {
-  return { kind: 'http', send: vi.fn(async () => raw), subscribe: () => () => undefined };
+  return { kind: 'http', send: vi.fn(async () => raw), subscribe: () => () => undefined, postStream: () => () => undefined };
 }
 
 describe('ApiClient', () => {

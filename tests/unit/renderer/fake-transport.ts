@@ -1,4 +1,4 @@
-import type { HttpMethod, RawResponse, StreamHandlers, StreamRequest, Transport } from '../../../src-renderer/src/api/transport.js';
+import type { HttpMethod, PostStreamHandlers, RawResponse, StreamHandlers, StreamRequest, Transport } from '../../../src-renderer/src/api/transport.js';
 
 /** Answers one request; `query` holds the path's query parameters. */
 export type Route = (body: unknown, query: Record<string, string>) => RawResponse | Promise<RawResponse>;
@@ -12,12 +12,13 @@ export const fail = (status: number, code: string, error: string, retryAfterSeco
 
 /**
  * A transport answering from a table of "METHOD /api/v1/path" routes (with or
- * without the query); it records every request and every open stream so
- * tests can push messages.
+ * without the query); it records every request and every open stream (GET
+ * subscriptions and POST streams) so tests can push messages.
  */
 export function fakeTransport(routes: Record<string, Route>, kind: Transport['kind'] = 'http') {
   const calls: { method: HttpMethod; path: string; body: unknown }[] = [];
   const streams: { request: StreamRequest; handlers: StreamHandlers; closed: boolean }[] = [];
+  const postStreams: { path: string; body: unknown; handlers: PostStreamHandlers; closed: boolean }[] = [];
   const transport: Transport = {
     kind,
     async send(method, path, body) {
@@ -35,6 +36,13 @@ export function fakeTransport(routes: Record<string, Route>, kind: Transport['ki
         entry.closed = true;
       };
     },
+    postStream(path, body, handlers) {
+      const entry = { path, body, handlers, closed: false };
+      postStreams.push(entry);
+      return () => {
+        entry.closed = true;
+      };
+    },
   };
-  return { transport, calls, streams, routes };
+  return { transport, calls, streams, postStreams, routes };
 }

@@ -120,3 +120,108 @@ describe('HTTP transport streams', () => {
     expect(errors.map((e) => e.code)).toEqual(['NETWORK_ERROR', 'UNAVAILABLE']);
   });
 });
+
+describe('HTTP transport POST streams', () => {
+  /** A text/event-stream response whose chunks the test sends one by one. */
+  function controlledStream() {
+    let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c;
+      },
+    });
+    return {
+      response: new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }),
+      send: (text: string) => controller?.enqueue(encoder.encode(text)),
+      end: () => controller?.close(),
+      fail: () => controller?.error(new Error('connection reset')),
+    };
+  }
+
+  function recorder() {
+    const log: string[] = [];
+    const messages: StreamMessage[] = [];
+    return {
+      log,
+      messages,
+      handlers: {
+        onMessage: (message: StreamMessage) => {
+          messages.push(message);
+          log.push(`message:${message.event}`);
+        },
+        onEnd: () => log.push('end'),
+        onRefused: (raw: { status: number; body: unknown; retryAfterSeconds?: number | null }) => log.push(`refused:${raw.status}:${JSON.stringify(raw.body)}:${raw.retryAfterSeconds ?? ''}`),
+        onError: (error: ApiError) => log.push(`error:${error.code}`),
+      },
+    };
+  }
+
+  it('POSTs the JSON body asking for an event stream, and delivers each event as its chunk arrives', async () => {
+    const stream = controlledStream();
+    const fetchMock = vi.fn(async (_url: string | URL | Request, _init?: RequestInit) => stream.response);
+    const transport = createHttpTransport({ baseUrl: 'http://127.0.0.1:1', fetch: fetchMock });
+    const r = recorder();
+    transport.postStream('/api/v1/network/ping/stream', { target: '127.0.0.1', count: 2 }, r.handlers);
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('http://127.0.0.1:1/api/v1/network/ping/stream');
+    // Same-origin credentials carry the session cookie; the browser adds Origin, which the server's CSRF check reads.
+    expect(init).toMatchObject({
+      method: 'POST',
+      credentials: 'same-origin',
+      body: '{"target":"127.0.0.1","count":2}',
+      headers: { accept: 'text/event-stream', 'content-type': 'application/json' },
+    });
+    stream.send('retry: 3000\n\nevent: row\ndata: {"seq":1,');
+    stream.send('"time_ms":0.5}\n\n');
+    await vi.waitFor(() => expect(r.log).toEqual(['message:row']));
+    expect(r.messages[0]).toEqual({ event: 'row', data: { seq: 1, time_ms: 0.5 } });
+    stream.send(': heartbeat\n\nevent: done\ndata: {"received":1}\n\n');
+    stream.end();
+    await vi.waitFor(() => expect(r.log).toEqual(['message:row', 'message:done', 'end']));
+  });
+
+  it('hands a refusal (JSON error envelope) on whole with its Retry-After, and never retries', async () => {
+    const fetchMock = vi.fn(async () =>
+      new Response(JSON.stringify({ success: false, error: 'busy', code: 'RATE_LIMITED' }), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '5' } }),
+    );
+    const r = recorder();
+    createHttpTransport({ fetch: fetchMock }).postStream('/api/v1/network/ping/stream', {}, r.handlers);
+    await vi.waitFor(() => expect(r.log).toEqual(['refused:429:{"success":false,"error":"busy","code":"RATE_LIMITED"}:5']));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('stopping aborts the request and reports nothing after', async () => {
+    const stream = controlledStream();
+    let signal: AbortSignal | undefined;
+    const r = recorder();
+    const stop = createHttpTransport({
+      fetch: async (_url, init) => {
+        signal = init?.signal ?? undefined;
+        return stream.response;
+      },
+    }).postStream('/api/v1/network/ping/stream', {}, r.handlers);
+    stream.send('event: row\ndata: 1\n\n');
+    await vi.waitFor(() => expect(r.log).toEqual(['message:row']));
+    stop();
+    expect((signal as AbortSignal | undefined)?.aborted).toBe(true);
+    stream.send('event: row\ndata: 2\n\n');
+    stream.end();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(r.log).toEqual(['message:row']);
+  });
+
+  it('reports a connection that breaks mid-stream, or cannot be made, as NETWORK_ERROR', async () => {
+    const stream = controlledStream();
+    const broken = recorder();
+    createHttpTransport({ fetch: async () => stream.response }).postStream('/api/v1/x/stream', {}, broken.handlers);
+    stream.send('event: row\ndata: 1\n\n');
+    await vi.waitFor(() => expect(broken.log).toEqual(['message:row']));
+    stream.fail();
+    await vi.waitFor(() => expect(broken.log).toEqual(['message:row', 'error:NETWORK_ERROR']));
+    const unreachable = recorder();
+    createHttpTransport({ fetch: async () => Promise.reject(new TypeError('fetch failed')) }).postStream('/api/v1/x/stream', {}, unreachable.handlers);
+    await vi.waitFor(() => expect(unreachable.log).toEqual(['error:NETWORK_ERROR']));
+  });
+});

@@ -6,10 +6,10 @@ import { loadPreload } from '../../integration/renderer/load-preload.js';
 const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the preload bridge', () => {
-  it('exposes only window.bootwright with invoke, subscribe and platform (no ipcRenderer)', () => {
+  it('exposes only window.bootwright with invoke, subscribe, requestStream and platform (no ipcRenderer)', () => {
     const { key, api } = loadPreload(createFakeElectronIpc());
     expect(key).toBe('bootwright');
-    expect(Object.keys(api).sort()).toEqual(['invoke', 'platform', 'subscribe']);
+    expect(Object.keys(api).sort()).toEqual(['invoke', 'platform', 'requestStream', 'subscribe']);
     expect(api.platform).toEqual({ os: 'linux', electron: '41.0.0', chrome: '140.0.0.0' });
   });
 
@@ -51,6 +51,51 @@ describe('the preload bridge', () => {
     await vi.waitFor(() => expect(received).toEqual([1, 2]));
     ipc.sender.send(IPC_CHANNELS.streamMessage, { subscription: 's9', message: { id: 3, event: 'a', data: 3 } });
     await vi.waitFor(() => expect(received).toEqual([1, 2, 3]));
+  });
+
+  it('requestStream POSTs {method, path, body}, hands on text pushed before the open answered, then the end', async () => {
+    const ipc = createFakeElectronIpc();
+    const opened: unknown[] = [];
+    ipc.ipcMain.handle(IPC_CHANNELS.requestStreamOpen, async (_event, request) => {
+      opened.push(request);
+      ipc.sender.send(IPC_CHANNELS.requestStreamText, { subscription: 's4', text: 'event: row\nda' });
+      await tick();
+      return { ok: true, subscription: 's4' };
+    });
+    ipc.ipcMain.handle(IPC_CHANNELS.streamClose, () => ({ ok: true }));
+    const { api } = loadPreload(ipc);
+    const text: string[] = [];
+    const onEnd = vi.fn();
+    api.requestStream('/api/v1/network/ping/stream', { target: '127.0.0.1' }, (chunk) => text.push(chunk), onEnd, () => undefined);
+    await vi.waitFor(() => expect(text).toEqual(['event: row\nda']));
+    ipc.sender.send(IPC_CHANNELS.requestStreamText, { subscription: 's4', text: 'ta: 1\n\n' });
+    ipc.sender.send(IPC_CHANNELS.requestStreamText, { subscription: 's4', end: true });
+    await vi.waitFor(() => expect(onEnd).toHaveBeenCalledTimes(1));
+    expect(text).toEqual(['event: row\nda', 'ta: 1\n\n']);
+    expect(opened).toEqual([{ method: 'POST', path: '/api/v1/network/ping/stream', body: { target: '127.0.0.1' } }]);
+  });
+
+  it('requestStream hands a refusal on whole, and stopping closes on the main side', async () => {
+    const ipc = createFakeElectronIpc();
+    const closed = vi.fn((_id: unknown) => ({ ok: true }));
+    let refuse = true;
+    ipc.ipcMain.handle(IPC_CHANNELS.requestStreamOpen, () =>
+      refuse ? { ok: false, response: { status: 429, body: { success: false, error: 'busy', code: 'RATE_LIMITED' } } } : { ok: true, subscription: 's5' },
+    );
+    ipc.ipcMain.handle(IPC_CHANNELS.streamClose, (_event, id) => closed(id));
+    const { api } = loadPreload(ipc);
+    const refused = vi.fn();
+    api.requestStream('/api/v1/network/ping/stream', {}, () => undefined, () => undefined, refused);
+    await vi.waitFor(() => expect(refused).toHaveBeenCalledWith({ status: 429, body: { success: false, error: 'busy', code: 'RATE_LIMITED' } }));
+    refuse = false;
+    const text: string[] = [];
+    const stop = api.requestStream('/api/v1/network/ping/stream', {}, (chunk) => text.push(chunk), () => undefined, refused);
+    await tick();
+    stop();
+    ipc.sender.send(IPC_CHANNELS.requestStreamText, { subscription: 's5', text: 'late' });
+    await tick();
+    expect(closed.mock.calls).toEqual([['s5']]);
+    expect(text).toEqual([]);
   });
 
   it('closes on the main side, and delivers nothing more, after unsubscribe', async () => {
