@@ -4,7 +4,7 @@ import { bootFilesArea } from '../boot-files/index.js';
 import { baselinesArea } from '../baselines/index.js';
 import { bootScriptsArea } from '../boot-scripts/index.js';
 import type { FacadesOf } from '../core/area.js';
-import { communityStoreArea } from '../community-store/index.js';
+import { communityStoreArea, type CommunityStoreOptions } from '../community-store/index.js';
 import { dhcpArea } from '../dhcp/index.js';
 import { diagnosticsArea, type DiagnosticsOptions } from '../diagnostics/index.js';
 import { dnsArea } from '../dns/index.js';
@@ -44,6 +44,8 @@ export interface AreaListOptions {
   netboot?: NetbootAreaOptions;
   /** Diagnostics seams (tests): run slots, wall-time cap, a wrapper that runs the tools in a namespace. */
   diagnostics?: DiagnosticsOptions;
+  /** Store seams (tests): the shipped catalog folder, the clock, stand-ins for the scripts and baselines facades. */
+  communityStore?: CommunityStoreOptions;
 }
 
 /**
@@ -76,7 +78,7 @@ export function areaList(options: AreaListOptions = {}) {
     diagnosticsArea(options.diagnostics ?? {}),
     scriptsArea(),
     baselinesArea(),
-    communityStoreArea(),
+    communityStoreArea(options.communityStore ?? {}),
   ] as const;
 }
 
