@@ -117,7 +117,11 @@ export function schemaErrors(schema: TSchema, value: unknown, prefix: string): F
   if (Value.Check(schema, value)) return [];
   return Value.Errors(schema, value)
     .slice(0, 20)
-    .map((error) => ({ field: `${prefix}${error.instancePath.replaceAll('/', '.')}`, message: error.message }));
+    .map((error) => ({
+      field: `${prefix}${error.instancePath.replaceAll('/', '.')}`,
+      // TypeBox reports an unknown property as its `false` schema failing.
+      message: error.message === 'schema is false' ? 'is not a known field' : error.message,
+    }));
 }
 
 /** Checks an item file's shape (and a bundle's payload); throws VALIDATION_FAILED naming the fields. */
