@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { Ok, OkList, StrictObject } from '../core/http-kit/schemas.js';
+import { FieldErrorSchema, Ok, OkList, StrictObject } from '../core/http-kit/schemas.js';
 import {
   StoreCatalogQuerySchema,
   StoreFeedStatusSchema,
@@ -10,11 +10,25 @@ import {
   StoreItemDetailSchema,
   StoreItemParamsSchema,
   StoreItemSchema,
+  StoreConflictSchema,
   StoreSettingsSchema,
   type StoreSettings,
 } from './community-store-contract.js';
 import type { CommunityStoreService } from './community-store-service.js';
 import type { StoreSettingsStore } from './store-settings.js';
+
+/**
+ * The 409 of an import: the error envelope whose details are StoreConflicts
+ * (with `field`/`message` like every other detail). Declared here because the
+ * envelope's own details schema would drop the conflict fields.
+ */
+const ImportConflictEnvelope = Type.Object({
+  success: Type.Literal(false),
+  error: Type.String(),
+  code: Type.String(),
+  details: Type.Optional(Type.Array(Type.Intersect([FieldErrorSchema, Type.Partial(StoreConflictSchema)]))),
+  request_id: Type.Optional(Type.String()),
+});
 
 const SourceQuery = StrictObject({ source: Type.Optional(Type.String({ maxLength: 32 })) });
 const RefreshQuery = StrictObject({ refresh: Type.Optional(Type.Boolean({ description: 'Fetch the feeds\' indexes now' })) });
@@ -67,7 +81,7 @@ export function communityStoreRoutes(store: Pick<CommunityStoreService, 'catalog
           tags: ['store'],
           summary: 'Import an item and what it requires, all or nothing (409 listing conflicts unless on_conflict/resolutions answer them)',
           body: StoreImportSchema,
-          response: { 200: Ok(StoreImportResultSchema) },
+          response: { 200: Ok(StoreImportResultSchema), 409: ImportConflictEnvelope },
         },
       },
       async (request) => ({ success: true as const, data: await store.import(request.body, userOf(request)) }),
@@ -81,7 +95,7 @@ export function communityStoreRoutes(store: Pick<CommunityStoreService, 'catalog
           tags: ['store'],
           summary: 'Import an item file or bundle file (JSON or YAML text) like a catalog item',
           body: StoreImportLocalSchema,
-          response: { 200: Ok(StoreImportResultSchema) },
+          response: { 200: Ok(StoreImportResultSchema), 409: ImportConflictEnvelope },
         },
       },
       async (request) => ({ success: true as const, data: await store.importLocal(request.body, userOf(request)) }),
