@@ -182,7 +182,7 @@ type TemplatePayload = Static<typeof StoreTemplatePayloadSchema>;
 
 export function answerTemplateTarget(netboot: Pick<NetbootFacade, 'answers'>): ImportTarget<TemplatePayload> {
   const answers = netboot.answers;
-  const all = (): AnswerTemplate[] => answers.list({ size: 500, page: 1 }).data.concat(...remainingPages(answers));
+  const all = (): AnswerTemplate[] => allTemplates(answers);
   return {
     type: 'answer-template',
     canRename: true,
@@ -213,12 +213,14 @@ export function answerTemplateTarget(netboot: Pick<NetbootFacade, 'answers'>): I
   };
 }
 
-/** The pages after the first of the template list (the list is paged at 500). */
-function remainingPages(answers: NetbootFacade['answers']): AnswerTemplate[][] {
-  const first = answers.list({ size: 500, page: 1 });
-  const pages: AnswerTemplate[][] = [];
-  for (let page = 2; (page - 1) * 500 < first.meta.total; page++) pages.push(answers.list({ size: 500, page }).data);
-  return pages;
+/** Every stored template (the service's list is paged, at most 500 a page). */
+function allTemplates(answers: NetbootFacade['answers']): AnswerTemplate[] {
+  const rows: AnswerTemplate[] = [];
+  for (let page = 1; ; page++) {
+    const { data, meta } = answers.list({ size: 500, page });
+    rows.push(...data);
+    if (data.length === 0 || rows.length >= meta.total) return rows;
+  }
 }
 
 export function profileTarget(profiles: ProfileService): ImportTarget<ProfileInput> {

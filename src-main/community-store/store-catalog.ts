@@ -70,6 +70,14 @@ export class StoreCatalog {
 
   /** The item (from `source`, or the first source that has it: builtin, then the feeds in order); NOT_FOUND otherwise. */
   async find(type: StoreItemType, id: string, source?: string): Promise<SourcedEntry> {
+    if (source === undefined || source === BUILTIN_SOURCE) {
+      // A shipped item is found without waiting on the feeds (one may be slow).
+      const shipped = this.sourced(false).find((item) => item.entry.type === type && item.entry.id === id);
+      if (shipped || source === BUILTIN_SOURCE) {
+        if (!shipped) throw notFound(`store item of source "${BUILTIN_SOURCE}"`, itemKey(type, id));
+        return shipped;
+      }
+    }
     await this.refreshFeeds(false, source);
     const found = this.sourced().find((item) => item.entry.type === type && item.entry.id === id && (source === undefined || item.source === source));
     if (!found) throw notFound(`store item${source ? ` of source "${source}"` : ''}`, itemKey(type, id));
@@ -121,7 +129,7 @@ export class StoreCatalog {
     };
   }
 
-  private sourced(): SourcedEntry[] {
+  private sourced(withFeeds = true): SourcedEntry[] {
     const builtin = this.deps.builtin;
     const shipped = builtin.entries.map((entry): SourcedEntry => ({
       source: BUILTIN_SOURCE,
@@ -132,6 +140,7 @@ export class StoreCatalog {
         return item;
       },
     }));
+    if (!withFeeds) return shipped;
     const remote = this.feeds.flatMap((feed) => feed.entries().map((entry): SourcedEntry => ({ source: feed.feed.name, entry, load: () => feed.item(entry) })));
     return [...shipped, ...remote];
   }

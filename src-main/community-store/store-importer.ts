@@ -99,7 +99,7 @@ export class StoreImporter {
         await prep.target.validate(prep.target.withName(prep.payload, step.name), step.action === 'overwritten' ? step.existing?.id : undefined, scripts);
       }
       if (options.dry_run === true) {
-        return { dry_run: true, items: plan.steps.map((step) => ({ type: step.type, store_id: parseItemRef(step.key).id, action: step.action, local_id: step.action === 'created' || step.action === 'renamed' ? null : (step.existing?.id ?? null), name: step.name })) };
+        return { dry_run: true, items: plan.steps.map((step) => ({ type: step.type, store_id: parseItemRef(step.key).id, action: step.action, local_id: step.action === 'overwritten' ? (step.existing?.id ?? null) : null, name: step.name })) };
       }
       return this.write(root, byKey, plan.steps, scripts, user);
     });

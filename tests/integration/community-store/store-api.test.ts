@@ -56,6 +56,8 @@ describe('importing a baseline with its scripts', () => {
     expect(listed.body.data[0]?.installed).toMatchObject({ version: '1.0.0', imported_by: 'test-operator', update_available: false, local: [{ type: 'baseline', id: items[3]?.local_id, name: 'Linux server baseline' }] });
     const script = await s.call('GET', '/store/catalog?type=script&q=inventory', undefined, 'viewer');
     expect(script.body.data[0]?.installed).not.toBeNull();
+    const event = s.t.core.kernel.events.all().find((row) => row.kind === 'store.imported');
+    expect(event?.detail).toMatchObject({ key: 'baseline/linux-server-baseline', source: 'builtin', user: 'test-operator' });
   });
 
   it('answers 409 listing every conflict when asked (the default)', async () => {
@@ -78,6 +80,10 @@ describe('importing a baseline with its scripts', () => {
       ['renamed', 'Linux server baseline (2)', null],
     ]);
     expect([s.scripts.rows.size, s.baselines.rows.size]).toEqual(before);
+    const overwrite = await s.call('POST', '/store/import', { type: 'script', id: 'ssh-authorized-key', on_conflict: 'overwrite', dry_run: true });
+    expect(overwrite.body.data.items).toEqual([{ type: 'script', store_id: 'ssh-authorized-key', action: 'overwritten', local_id: 1, name: 'Add SSH authorized key' }]);
+    const skip = await s.call('POST', '/store/import', { type: 'script', id: 'ssh-authorized-key', on_conflict: 'skip', dry_run: true });
+    expect((skip.body.data.items as unknown as { local_id: unknown }[])[0]?.local_id).toBeNull();
   });
 
   it('applies per-item resolutions: skipped scripts are used by the overwritten baseline', async () => {
