@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { FieldErrorSchema, Ok, OkList, StrictObject } from '../core/http-kit/schemas.js';
 import {
+  MAX_LOCAL_BUNDLE_CHARS,
   StoreCatalogQuerySchema,
   StoreFeedStatusSchema,
   StoreImportLocalSchema,
@@ -29,6 +30,8 @@ const ImportConflictEnvelope = Type.Object({
   details: Type.Optional(Type.Array(Type.Intersect([FieldErrorSchema, Type.Partial(StoreConflictSchema)]))),
   request_id: Type.Optional(Type.String()),
 });
+
+const IMPORT_LOCAL_BODY_LIMIT_BYTES = 4 * MAX_LOCAL_BUNDLE_CHARS;
 
 const SourceQuery = StrictObject({ source: Type.Optional(Type.String({ maxLength: 32 })) });
 const RefreshQuery = StrictObject({ refresh: Type.Optional(Type.Boolean({ description: 'Fetch the feeds\' indexes now' })) });
@@ -91,6 +94,8 @@ export function communityStoreRoutes(store: Pick<CommunityStoreService, 'catalog
       '/store/import-local',
       {
         config: { access: 'operator' },
+        // The file's text may be 2 MiB of characters: JSON-escaped, more bytes than the API's 1 MiB default.
+        bodyLimit: IMPORT_LOCAL_BODY_LIMIT_BYTES,
         schema: {
           tags: ['store'],
           summary: 'Import an item file or bundle file (JSON or YAML text) like a catalog item',

@@ -204,6 +204,9 @@ describe('POST /store/import-local', () => {
 
   it('refuses text that is not an item, an item with a bad payload, and references to nothing', async () => {
     expect((await s.call('POST', '/store/import-local', { content: '{ not: [json' })).status).toBe(400);
+    // Larger than the API's 1 MiB default body, within the 2 MiB of text the route takes: checked, not refused as too large.
+    expect((await s.call('POST', '/store/import-local', { content: `# ${'x'.repeat(1_500_000)}` })).status).toBe(400);
+    expect((await s.call('POST', '/store/import-local', { content: 'x'.repeat(2 * 1024 * 1024 + 1) })).status).toBe(400);
     const bad = await s.call('POST', '/store/import-local', { content: scriptYaml.replace('kind: sh', 'kind: cobol').replace('local-hello', 'local-bad').replaceAll('Local hello', 'Local bad') });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('script/local-bad.payload');
