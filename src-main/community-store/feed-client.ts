@@ -153,9 +153,9 @@ export class FeedClient {
       if (digest !== this.feed.index_sha256) throw new FeedFetchError(`index SHA-256 ${digest} is not the pinned ${this.feed.index_sha256}`);
     }
     if (this.feed.public_key !== undefined) {
-      const signatureBody = await fetchBounded(`${this.feed.url}.sig`, timeoutMs, 1024);
+      const signatureBody = await fetchBounded(signatureUrl(this.feed.url), timeoutMs, 1024);
       const signature = decodeSignature(signatureBody);
-      if (!signature) throw new FeedFetchError(`${this.feed.url}.sig is not an Ed25519 signature (64 bytes, raw or base64)`);
+      if (!signature) throw new FeedFetchError(`${signatureUrl(this.feed.url)} is not an Ed25519 signature (64 bytes, raw or base64)`);
       if (!verifyEd25519(body, signature, parseEd25519PublicKey(this.feed.public_key))) {
         throw new FeedFetchError('the index signature does not verify with the configured public key (tampered index or wrong key)');
       }
@@ -173,6 +173,13 @@ export class FeedClient {
       // No cache (first use) or an unreadable one: the next fetch writes a new one.
     }
   }
+}
+
+/** The detached signature beside the index: the index URL's path with `.sig` appended (a query string stays after it). */
+export function signatureUrl(indexUrl: string): string {
+  const url = new URL(indexUrl);
+  url.pathname = `${url.pathname}.sig`;
+  return url.toString();
 }
 
 /** Writes a cache file whole (temporary file, then rename), so a crash never leaves half a file. */

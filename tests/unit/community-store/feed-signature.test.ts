@@ -2,6 +2,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decodeSignature, parseEd25519PublicKey, verifyEd25519 } from '../../../src-main/community-store/feed-signature.js';
 import { feedUrlProblem, isLoopbackHost } from '../../../src-main/community-store/feed-http.js';
+import { signatureUrl } from '../../../src-main/community-store/feed-client.js';
 
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
 const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
@@ -45,5 +46,6 @@ describe('feed URLs', () => {
     expect(feedUrlProblem('https://user:pw@store.example.org/')).toMatch(/credentials/);
     expect(isLoopbackHost('127.8.9.1')).toBe(true);
     expect(isLoopbackHost('128.0.0.1')).toBe(false);
+    expect(signatureUrl('https://store.example.org/feed/index.json?channel=stable')).toBe('https://store.example.org/feed/index.json.sig?channel=stable');
   });
 });
