@@ -13,6 +13,7 @@ import {
   StoreItemSchema,
   StoreConflictSchema,
   StoreSettingsSchema,
+  type StoreImportResult,
   type StoreSettings,
 } from './community-store-contract.js';
 import type { CommunityStoreService } from './community-store-service.js';
@@ -35,6 +36,15 @@ const IMPORT_LOCAL_BODY_LIMIT_BYTES = 4 * MAX_LOCAL_BUNDLE_CHARS;
 
 const SourceQuery = StrictObject({ source: Type.Optional(Type.String({ maxLength: 32 })) });
 const RefreshQuery = StrictObject({ refresh: Type.Optional(Type.Boolean({ description: 'Fetch the feeds\' indexes now' })) });
+
+/** The audit row's detail of an import: what was asked for and what each item became. */
+function importAudit(what: string, result: StoreImportResult): Record<string, string> {
+  return {
+    item: what,
+    dry_run: String(result.dry_run),
+    items: result.items.map((item) => `${item.type}/${item.store_id}:${item.action}${item.local_id === null ? '' : `#${item.local_id}`}`).join(' '),
+  };
+}
 
 function userOf(request: FastifyRequest): string {
   return request.principal?.username ?? 'unknown';
@@ -87,7 +97,11 @@ export function communityStoreRoutes(store: Pick<CommunityStoreService, 'catalog
           response: { 200: Ok(StoreImportResultSchema), 409: ImportConflictEnvelope },
         },
       },
-      async (request) => ({ success: true as const, data: await store.import(request.body, userOf(request)) }),
+      async (request) => {
+        const data = await store.import(request.body, userOf(request));
+        request.auditDetail = importAudit(`${request.body.type}/${request.body.id}`, data);
+        return { success: true as const, data };
+      },
     );
 
     app.post<{ Body: Static<typeof StoreImportLocalSchema> }>(
@@ -103,7 +117,11 @@ export function communityStoreRoutes(store: Pick<CommunityStoreService, 'catalog
           response: { 200: Ok(StoreImportResultSchema), 409: ImportConflictEnvelope },
         },
       },
-      async (request) => ({ success: true as const, data: await store.importLocal(request.body, userOf(request)) }),
+      async (request) => {
+        const data = await store.importLocal(request.body, userOf(request));
+        request.auditDetail = importAudit(request.body.filename ?? 'local file', data);
+        return { success: true as const, data };
+      },
     );
 
     app.get<{ Querystring: Static<typeof RefreshQuery> }>(

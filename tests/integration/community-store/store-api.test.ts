@@ -58,6 +58,10 @@ describe('importing a baseline with its scripts', () => {
     expect(script.body.data[0]?.installed).not.toBeNull();
     const event = s.t.core.kernel.events.all().find((row) => row.kind === 'store.imported');
     expect(event?.detail).toMatchObject({ key: 'baseline/linux-server-baseline', source: 'builtin', user: 'test-operator' });
+    await s.t.core.kernel.audit.flush();
+    const audit = s.t.core.kernel.audit.all().find((row) => row.path === '/api/v1/store/import' && row.outcome === 'success');
+    expect(audit?.detail).toMatchObject({ item: 'baseline/linux-server-baseline', dry_run: 'false' });
+    expect(String(audit?.detail?.items)).toContain('script/ssh-authorized-key:created#1');
   });
 
   it('answers 409 listing every conflict when asked (the default)', async () => {
