@@ -4,7 +4,7 @@ import { bootFilesArea } from '../boot-files/index.js';
 import { baselinesArea, type BaselinesAreaOptions } from '../baselines/index.js';
 import { bootScriptsArea } from '../boot-scripts/index.js';
 import type { FacadesOf } from '../core/area.js';
-import { communityStoreArea } from '../community-store/index.js';
+import { communityStoreArea, type CommunityStoreOptions } from '../community-store/index.js';
 import { dhcpArea } from '../dhcp/index.js';
 import { diagnosticsArea, type DiagnosticsOptions } from '../diagnostics/index.js';
 import { dnsArea } from '../dns/index.js';
@@ -46,6 +46,8 @@ export interface AreaListOptions {
   diagnostics?: DiagnosticsOptions;
   /** Baselines seams (tests): a scripts facade in place of the scripts area's. */
   baselines?: BaselinesAreaOptions;
+  /** Store seams (tests): the shipped catalog folder, the clock, stand-ins for the scripts and baselines facades. */
+  communityStore?: CommunityStoreOptions;
 }
 
 /**
@@ -78,7 +80,7 @@ export function areaList(options: AreaListOptions = {}) {
     diagnosticsArea(options.diagnostics ?? {}),
     scriptsArea(),
     baselinesArea(options.baselines ?? {}),
-    communityStoreArea(),
+    communityStoreArea(options.communityStore ?? {}),
   ] as const;
 }
 

@@ -78,6 +78,8 @@ export const StoreCatalogQuerySchema = StrictObject({
   q: Type.Optional(Type.String({ maxLength: 128, description: 'Words matched against name, summary and tags' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
   offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Fetch the feeds' indexes now instead of using the ones fetched in the last 5 minutes. */
+  refresh: Type.Optional(Type.Boolean()),
 });
 
 export const StoreItemParamsSchema = StrictObject({ type: StoreItemTypeSchema, id: StoreItemIdSchema });

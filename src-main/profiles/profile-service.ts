@@ -143,6 +143,15 @@ export class ProfileService {
     });
   }
 
+  /**
+   * Throws the AppError a create (existingId undefined) or update of this
+   * input would answer, writing nothing: the store checks every item of an
+   * import before it writes any (docs/store.md).
+   */
+  async validate(input: ProfileInput, existingId?: number): Promise<void> {
+    await this.check(existingId === undefined ? null : this.require(existingId), input);
+  }
+
   /** Deletes a profile and its script history; 409 naming whoever still uses it. */
   remove(id: number): Promise<Profile> {
     return this.queue.run(async () => {

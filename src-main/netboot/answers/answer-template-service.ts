@@ -111,17 +111,7 @@ export class AnswerTemplateService implements AnswerRenderer {
 
   create(input: AnswerTemplateWrite, note: AnswerChangeNote): Promise<AnswerTemplate> {
     return this.queue.run(async () => {
-      const preset = input.preset === undefined ? null : this.deps.presets.get(input.preset);
-      if (input.preset !== undefined && !preset) throw invalid('body.preset', `no preset "${input.preset}" (GET /netboot/answer-templates/presets lists them)`);
-      const kind = input.kind ?? preset?.kind;
-      if (!kind) throw invalid('body.kind', 'is required without a preset');
-      if (preset && preset.kind !== kind) throw invalid('body.kind', `preset "${preset.id}" is a ${preset.kind} template, not ${kind}`);
-      const content = input.content ?? preset?.content;
-      if (content === undefined) throw invalid('body.content', 'is required without a preset');
-      const name = input.name ?? preset?.name;
-      if (name === undefined) throw invalid('body.name', 'is required without a preset');
-      this.assertNameFree(name, null);
-      await this.assertParses(content);
+      const { preset, kind, content, name } = await this.checkCreate(input);
       const id = this.rows.nextId();
       const secrets = await applySecretChanges(this.deps.secrets, id, {}, input.secrets ?? {});
       const row = await this.rows.insert({
@@ -141,13 +131,20 @@ export class AnswerTemplateService implements AnswerRenderer {
     });
   }
 
+  /**
+   * Throws the AppError a create (existingId undefined) or update of this
+   * input would answer, writing nothing (the store checks a whole import
+   * before writing any of it).
+   */
+  async validateWrite(input: AnswerTemplateWrite, existingId?: number): Promise<void> {
+    if (existingId === undefined) await this.checkCreate(input);
+    else await this.checkUpdate(this.requireRow(existingId), input);
+  }
+
   update(id: number, input: AnswerTemplateWrite, note: AnswerChangeNote): Promise<AnswerTemplate> {
     return this.queue.run(async () => {
       const current = this.requireRow(id);
-      if (input.preset !== undefined) throw invalid('body.preset', 'is accepted on create only');
-      if (input.name !== undefined) this.assertNameFree(input.name, id);
-      const content = input.content ?? current.content;
-      if (content !== current.content) await this.assertParses(content);
+      const content = await this.checkUpdate(current, input);
       const secrets = input.secrets ? await applySecretChanges(this.deps.secrets, id, current.secrets, input.secrets) : current.secrets;
       if (secretNames(secrets).length > MAX_SECRETS) throw invalid('body.secrets', `a template keeps at most ${MAX_SECRETS} secrets; remove some with null values`);
       const changed = content !== current.content;
@@ -165,6 +162,30 @@ export class AnswerTemplateService implements AnswerRenderer {
       if (changed) await this.addVersion(updated, note, 'updated');
       return view(updated);
     });
+  }
+
+  private async checkCreate(input: AnswerTemplateWrite): Promise<{ preset: AnswerPreset | null; kind: AnswerKind; content: string; name: string }> {
+    const preset = input.preset === undefined ? null : (this.deps.presets.get(input.preset) ?? null);
+    if (input.preset !== undefined && !preset) throw invalid('body.preset', `no preset "${input.preset}" (GET /netboot/answer-templates/presets lists them)`);
+    const kind = input.kind ?? preset?.kind;
+    if (!kind) throw invalid('body.kind', 'is required without a preset');
+    if (preset && preset.kind !== kind) throw invalid('body.kind', `preset "${preset.id}" is a ${preset.kind} template, not ${kind}`);
+    const content = input.content ?? preset?.content;
+    if (content === undefined) throw invalid('body.content', 'is required without a preset');
+    const name = input.name ?? preset?.name;
+    if (name === undefined) throw invalid('body.name', 'is required without a preset');
+    this.assertNameFree(name, null);
+    await this.assertParses(content);
+    return { preset, kind, content, name };
+  }
+
+  /** The checks of an update; returns the content it leaves. */
+  private async checkUpdate(current: AnswerTemplateRow, input: AnswerTemplateWrite): Promise<string> {
+    if (input.preset !== undefined) throw invalid('body.preset', 'is accepted on create only');
+    if (input.name !== undefined) this.assertNameFree(input.name, current.id);
+    const content = input.content ?? current.content;
+    if (content !== current.content) await this.assertParses(content);
+    return content;
   }
 
   /** Deletes a template and its history; 409 naming the install tasks that still use it. */

@@ -158,6 +158,12 @@ export class NetbootCatalog implements CatalogReader {
     return this.view(row);
   }
 
+  /** Throws the AppError putOverlay would answer for these fields, storing nothing (the store checks imports first). */
+  validateOverlay(distro: string, fields: OverlayFields): void {
+    const problems = this.overlayProblems(this.shippedEntry(distro), fields);
+    if (problems.length > 0) throw validationError(problems);
+  }
+
   /** Deletes the distro's overlay (the shipped entry applies again); NOT_FOUND when there is none. */
   async deleteOverlay(distro: string, user: string): Promise<Overlay> {
     const row = await this.overlayRows.remove(distro);
