@@ -46,7 +46,7 @@ export interface AreaListOptions {
   diagnostics?: DiagnosticsOptions;
   /** Baselines seams (tests): a scripts facade in place of the scripts area's. */
   baselines?: BaselinesAreaOptions;
-  /** Store seams (tests): the shipped catalog folder, the clock, stand-ins for the scripts and baselines facades. */
+  /** Store seams (tests): the shipped catalog folder and the clock. */
   communityStore?: CommunityStoreOptions;
 }
 

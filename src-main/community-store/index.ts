@@ -25,9 +25,6 @@ export interface CommunityStoreOptions {
   storeDir?: string;
   /** The clock of feed caching and provenance. */
   now?: () => Date;
-  /** Stand-ins for the scripts and baselines facades (tests). */
-  scripts?: ScriptsFacade;
-  baselines?: BaselinesFacade;
 }
 
 export interface CommunityStoreFacade {
@@ -51,8 +48,8 @@ export function communityStoreArea(
       const now = options.now ?? (() => new Date());
       const builtin = await loadBuiltinCatalog(options.storeDir ?? defaultStoreDir());
       const targets: Record<TargetType, ImportTarget<unknown>> = {
-        script: scriptTarget(options.scripts ?? deps.scripts) as ImportTarget<unknown>,
-        baseline: baselineTarget(options.baselines ?? deps.baselines) as ImportTarget<unknown>,
+        script: scriptTarget(deps.scripts) as ImportTarget<unknown>,
+        baseline: baselineTarget(deps.baselines) as ImportTarget<unknown>,
         'answer-template': answerTemplateTarget(deps.netboot) as ImportTarget<unknown>,
         profile: profileTarget(deps.profiles) as ImportTarget<unknown>,
         overlay: overlayTarget(deps.netboot, new OverlayStore(kernel.store)) as ImportTarget<unknown>,

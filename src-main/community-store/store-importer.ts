@@ -87,12 +87,15 @@ export class StoreImporter {
         });
       }
       const byKey = new Map(prepared.map((prep) => [prep.resolved.key, prep]));
+      // Scripts kept as they are (skipped) are known by their local ids now; created, renamed and
+      // overwritten ones get theirs (or their new content) only when written.
       const scripts = new Map<string, number>();
       plan.steps.forEach((step) => {
         const prep = byKey.get(step.key);
-        if (prep && step.type === 'script' && step.existing && step.action !== 'renamed') scripts.set(prep.resolved.item.id, step.existing.id);
+        if (prep && step.type === 'script' && step.existing && step.action === 'skipped') scripts.set(prep.resolved.item.id, step.existing.id);
       });
-      // Everything is checked before anything is written (a baseline's new scripts do not exist yet: its steps are checked when it is written).
+      // Everything is checked before anything is written; a baseline's steps on scripts this import
+      // creates or overwrites are checked when it is written (a failure there undoes the import).
       for (const step of plan.steps) {
         const prep = byKey.get(step.key);
         if (!prep || step.action === 'skipped') continue;

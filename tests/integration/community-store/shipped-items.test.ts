@@ -6,8 +6,8 @@ import { referencesOf, schemaErrors, type StoreItemFile } from '../../../src-mai
 import type { AnswerTemplateWrite, OverlayFields } from '../../../src-main/netboot/netboot-contract.js';
 import type { ProfileInput } from '../../../src-main/profiles/index.js';
 import { ScriptCreateSchema, type ScriptCreate } from '../../../src-main/scripts/scripts-contract.js';
-import { createTestCore, type TestCore } from '../../helpers/test-core.js';
-import { fakeBaselines, fakeScripts } from './fake-facades.js';
+import type { TestCore } from '../../helpers/test-core.js';
+import { storeCore, type StoreCore } from './store-kit.js';
 
 /*
  * Every shipped item passes the validators its import uses: answer templates
@@ -17,12 +17,13 @@ import { fakeBaselines, fakeScripts } from './fake-facades.js';
  * baselines reference scripts they require.
  */
 
+let s: StoreCore;
 let t: TestCore;
 let items: StoreItemFile[];
 
 beforeAll(async () => {
-  const scripts = fakeScripts();
-  t = await createTestCore({ communityStore: { scripts, baselines: fakeBaselines(scripts) } });
+  s = await storeCore();
+  t = s.t;
   items = [...(await loadBuiltinCatalog(defaultStoreDir())).items.values()];
 });
 afterAll(async () => t.close());
@@ -61,10 +62,13 @@ describe('shipped store items', () => {
     }
   });
 
-  it('scripts match the scripts contract, render with their defaults and pass sh -n / bash -n', async () => {
+  it('scripts match the scripts contract, pass the scripts area\'s own checks, render with their defaults and pass sh -n / bash -n', async () => {
     for (const item of ofType('script')) {
       expect(schemaErrors(ScriptCreateSchema, item.payload, item.id)).toEqual([]);
       const script = item.payload as ScriptCreate;
+      await t.core.area('scripts').validate(script);
+      const check = await t.core.area('scripts').check(script.kind, script.content, script.variables);
+      expect(check.issues.filter((issue) => issue.severity === 'error'), item.id).toEqual([]);
       const variables = { ...script.variables, ssh_key: 'ssh-ed25519 AAAAC3Nza test@example', report_url: 'http://192.0.2.1:8080/report' };
       const rendered = await t.core.area('templates').render(script.content, variables);
       if (script.kind === 'sh' || script.kind === 'bash') {
@@ -87,5 +91,17 @@ describe('shipped store items', () => {
         expect(['any', payload.os_family]).toContain(scripts.get(step.script)?.os_family);
       }
     }
+  });
+
+  it('every shipped item imports for real into an empty Bootwright (the bundle last: its items exist by then and are skipped)', async () => {
+    const order = ['script', 'answer-template', 'profile', 'overlay', 'baseline', 'bundle'] as const;
+    for (const type of order) {
+      for (const item of ofType(type)) {
+        const reply = await s.call('POST', '/store/import', { type, id: item.id, on_conflict: 'skip' });
+        expect(reply.status, `${type}/${item.id}: ${JSON.stringify(reply.body)}`).toBe(200);
+      }
+    }
+    expect(s.scripts.list()).toHaveLength(ofType('script').length);
+    expect(s.baselines.list()).toHaveLength(ofType('baseline').length);
   });
 });

@@ -34,7 +34,7 @@ describe('store catalog routes', () => {
   it('lets only operators import', async () => {
     const res = await s.call('POST', '/store/import', { type: 'script', id: 'docker-rocky' }, 'viewer');
     expect(res.status).toBe(403);
-    expect(s.scripts.rows.size).toBe(0);
+    expect(s.scripts.list().length).toBe(0);
   });
 });
 
@@ -73,7 +73,7 @@ describe('importing a baseline with its scripts', () => {
   });
 
   it('reports a dry run with renames and writes nothing', async () => {
-    const before = [s.scripts.rows.size, s.baselines.rows.size];
+    const before = [s.scripts.list().length, s.baselines.list().length];
     const res = await s.call('POST', '/store/import', { type: 'baseline', id: 'linux-server-baseline', on_conflict: 'rename', dry_run: true });
     expect(res.status, res.body.error).toBe(200);
     expect(res.body.data.dry_run).toBe(true);
@@ -83,7 +83,7 @@ describe('importing a baseline with its scripts', () => {
       ['renamed', 'Hardware inventory report (2)', null],
       ['renamed', 'Linux server baseline (2)', null],
     ]);
-    expect([s.scripts.rows.size, s.baselines.rows.size]).toEqual(before);
+    expect([s.scripts.list().length, s.baselines.list().length]).toEqual(before);
     const overwrite = await s.call('POST', '/store/import', { type: 'script', id: 'ssh-authorized-key', on_conflict: 'overwrite', dry_run: true });
     expect(overwrite.body.data.items).toEqual([{ type: 'script', store_id: 'ssh-authorized-key', action: 'overwritten', local_id: 1, name: 'Add SSH authorized key' }]);
     const skip = await s.call('POST', '/store/import', { type: 'script', id: 'ssh-authorized-key', on_conflict: 'skip', dry_run: true });
@@ -101,7 +101,7 @@ describe('importing a baseline with its scripts', () => {
     expect(res.status, res.body.error).toBe(200);
     expect((res.body.data.items as unknown as { action: string }[]).map((item) => item.action)).toEqual(['skipped', 'skipped', 'skipped', 'overwritten']);
     expect(s.scripts.get(1)?.content).toContain('changed locally');
-    expect(s.baselines.rows.size).toBe(1);
+    expect(s.baselines.list().length).toBe(1);
     expect(s.baselines.get(1)?.scripts.map((step) => step.script_id)).toEqual([1, 2, 3]);
   });
 

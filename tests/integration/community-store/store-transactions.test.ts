@@ -17,12 +17,12 @@ describe('all or nothing', () => {
 
   it('undoes created and overwritten resources when a write fails part-way', async () => {
     const mine = await s.scripts.create({ name: 'Add SSH authorized key', kind: 'sh', content: 'echo mine\n' }, 'me');
-    s.baselines.failWrite = (name) => name === 'Linux server baseline';
+    s.inject.baselineWriteFails = (name) => name === 'Linux server baseline';
     const res = await s.call('POST', '/store/import', { type: 'bundle', id: 'linux-lab', resolutions: { 'script/ssh-authorized-key': 'overwrite' } });
-    expect(res.status).toBe(500);
+    expect(res.status, JSON.stringify(res.body)).toBe(500);
     // The overwritten script has its own content back; the created scripts and the answer template are gone; the profiles never came.
     expect(s.scripts.get(mine.id)?.content).toBe('echo mine\n');
-    expect([...s.scripts.rows.values()].map((row) => row.name)).toEqual(['Add SSH authorized key']);
+    expect(s.scripts.list().map((row) => row.name)).toEqual(['Add SSH authorized key']);
     expect(s.t.core.area('netboot').answers.list({ q: 'LVM' }).data).toEqual([]);
     expect(s.t.core.area('profiles').all()).toEqual([]);
     const record = importRows(s.t.core.kernel.store).all().at(-1);
@@ -31,9 +31,15 @@ describe('all or nothing', () => {
     expect(provenanceRows(s.t.core.kernel.store).all()).toEqual([]);
     const catalog = await s.call('GET', '/store/catalog?type=bundle', undefined, 'viewer');
     expect(catalog.body.data[0]?.installed).toBeNull();
-    s.baselines.failWrite = null;
-    const retry = await s.call('POST', '/store/import', { type: 'bundle', id: 'linux-lab', resolutions: { 'script/ssh-authorized-key': 'skip' } });
+    s.inject.baselineWriteFails = null;
+    // Skipping the store's script would leave the baseline on the local one, which declares none of the variables it sets: refused, nothing written.
+    const skip = await s.call('POST', '/store/import', { type: 'bundle', id: 'linux-lab', resolutions: { 'script/ssh-authorized-key': 'skip' } });
+    expect(skip.status, skip.body.error).toBe(400);
+    expect(skip.body.error).toContain('declares no variable "user"');
+    expect(s.scripts.list().map((row) => row.name)).toEqual(['Add SSH authorized key']);
+    const retry = await s.call('POST', '/store/import', { type: 'bundle', id: 'linux-lab', resolutions: { 'script/ssh-authorized-key': 'rename' } });
     expect(retry.status, retry.body.error).toBe(200);
+    expect(s.scripts.get(mine.id)?.content).toBe('echo mine\n');
   });
 
   it('writes nothing when a later item fails validation', async () => {
