@@ -60,6 +60,9 @@ const PAGES = [
   ['netboot-templates', '/netboot/templates'],
   ['netboot-overlays', '/netboot/overlays'],
   ['diagnostics', '/diagnostics'],
+  ['scripts', '/scripts'],
+  ['baselines', '/baselines'],
+  ['store', '/store'],
 ] as const;
 
 const missingBrowser = !existsSync(CHROMIUM) && !process.env.CI;
@@ -80,6 +83,8 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
   let profileId = 0;
   let templateId = 0;
   let taskId = 0;
+  let scriptId = 0;
+  let baselineId = 0;
   const pageProblems: string[] = [];
 
   /**
@@ -335,6 +340,35 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
     await expect.poll(() => test.core.area('diagnostics').active, { timeout: 10_000 }).toBe(0);
   });
 
+  it('imports a store bundle, asking about a name it would take, and shows the baseline it brought applying to the host', async () => {
+    // A local script with the store script's name: the import must ask, never overwrite silently.
+    await test.core.area('scripts').create({ name: 'Add SSH authorized key', kind: 'sh', content: 'echo mine\n' }, admin.username);
+    await open('/store');
+    await page.getByRole('button', { name: 'Import Linux lab starter' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('radio', { name: 'Import under a new name' }).check();
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByText('The import will:').waitFor();
+    await shot('12-store-import-plan');
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const baseline = test.core.area('baselines').byName('Linux server baseline');
+    expect(baseline?.scripts.length).toBeGreaterThan(0);
+    baselineId = baseline?.id ?? 0;
+    scriptId = test.core.area('scripts').byName('Add SSH authorized key (2)')?.id ?? 0;
+    expect(scriptId).toBeGreaterThan(0);
+    expect(test.core.area('scripts').byName('Add SSH authorized key')?.content).toBe('echo mine\n');
+
+    // Assigned to the host, the lookup by the host's MAC names it.
+    await test.core.area('baselines').update(baselineId, { assign: { host_ids: [hostId] } }, admin.username);
+    await open('/baselines');
+    const lookup = page.getByRole('form', { name: 'Which baseline applies' });
+    await lookup.getByRole('textbox', { name: 'MAC address' }).fill('52:54:00:e2:e0:01');
+    await lookup.getByRole('button', { name: 'Look up' }).click();
+    await page.getByRole('region', { name: 'Lookup result' }).getByText('Linux server baseline').first().waitFor();
+    await shot('13-baseline-lookup');
+  }, 90_000);
+
   it('shows every page in the light theme with its data loaded', async () => {
     const pages = [
       ...PAGES,
@@ -344,6 +378,8 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
       ['netboot-template-preview', `/netboot/templates/${templateId}?tab=preview`],
       ['netboot-template-versions', `/netboot/templates/${templateId}?tab=versions`],
       ['netboot-task', `/netboot/tasks/${taskId}`],
+      ['script', `/scripts/${scriptId}`],
+      ['baseline', `/baselines/${baselineId}`],
     ] as const;
     for (const [name, url] of pages) {
       await open(url);

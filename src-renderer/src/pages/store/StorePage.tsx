@@ -120,7 +120,7 @@ export function StorePage() {
                 <Table.Tr key={`${item.source}/${item.type}/${item.id}`}>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
-                      <Anchor component="button" type="button" size="sm" fw={500} onClick={() => setOpen(item)}>
+                      <Anchor component="button" type="button" size="sm" fw={500} aria-label={`Details of ${item.name}`} onClick={() => setOpen(item)}>
                         {item.name}
                       </Anchor>
                       <InstalledBadge item={item} />

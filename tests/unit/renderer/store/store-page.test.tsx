@@ -38,10 +38,10 @@ describe('Store page', () => {
   it('lists the catalog with source, installed and update badges; a failed feed shows its error while the page works', async () => {
     const fake = renderApp('/store', routes);
     const table = await screen.findByRole('table', { name: 'Store catalog' });
-    const bundle = within(table).getByRole('button', { name: 'Debian lab' }).closest('tr')!;
+    const bundle = within(table).getByRole('button', { name: 'Details of Debian lab' }).closest('tr')!;
     expect(within(bundle).getByText('built-in')).toBeTruthy();
     expect(within(bundle).queryByText('installed')).toBeNull();
-    const script = within(table).getByRole('button', { name: 'NTP client' }).closest('tr')!;
+    const script = within(table).getByRole('button', { name: 'Details of NTP client' }).closest('tr')!;
     expect(within(script).getByText('community')).toBeTruthy();
     expect(within(script).getByText('update available')).toBeTruthy();
     expect(within(script).getByRole('button', { name: 'Import NTP client' }).textContent).toBe('Import update');
@@ -60,7 +60,7 @@ describe('Store page', () => {
 
   it('shows an item in full: description, what it brings along and the payload', async () => {
     const fake = renderApp('/store', routes);
-    fireEvent.click(await screen.findByRole('button', { name: 'Debian lab' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Details of Debian lab' }));
     const drawer = await screen.findByRole('dialog', { name: 'Debian lab 1.2.0' });
     expect(await within(drawer).findByText('Everything a Debian lab machine needs.')).toBeTruthy();
     expect(within(drawer).getByText('script/ssh-keys')).toBeTruthy();
