@@ -232,3 +232,37 @@ export type BaselineTokenCreated = Static<typeof BaselineTokenCreatedSchema>;
 export type ScriptResult = Static<typeof ScriptResultSchema>;
 export type ResultsReport = Static<typeof ResultsReportSchema>;
 export type BaselineRun = Static<typeof BaselineRunSchema>;
+
+// ---------------------------------------------------------------- hardware inventory
+
+/** Largest inventory a machine may post (lshw -json and dmidecode of a big server fit well below). */
+export const MAX_INVENTORY_BYTES = 2 * 1024 * 1024;
+
+/** What the host page shows of an inventory: read leniently from lshw's JSON (fields it lacks are null or empty). */
+export const InventorySummarySchema = Type.Object({
+  vendor: nullable<string>('string'),
+  product: nullable<string>('string'),
+  serial: nullable<string>('string'),
+  uuid: nullable<string>('string'),
+  cpu: nullable<string>('string'),
+  cpu_count: Type.Integer(),
+  memory_bytes: nullable<number>('integer'),
+  disks: Type.Array(Type.Object({ name: Type.String(), size_bytes: nullable<number>('integer'), model: nullable<string>('string'), serial: nullable<string>('string') })),
+  nics: Type.Array(Type.Object({ name: Type.String(), mac: nullable<string>('string') })),
+});
+
+/** The last hardware inventory a host's baseline posted (GET /hosts/{id}/inventory). */
+export const HostInventorySchema = Type.Object(
+  {
+    host_id: Type.Integer(),
+    received_at: Timestamp,
+    bytes: Type.Integer(),
+    summary: InventorySummarySchema,
+    /** The document as posted (a JSON object). */
+    data: Type.Unknown(),
+  },
+  { $id: 'HostInventory' },
+);
+
+export type InventorySummary = Static<typeof InventorySummarySchema>;
+export type HostInventory = Static<typeof HostInventorySchema>;

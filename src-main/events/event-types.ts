@@ -76,6 +76,7 @@ export const KNOWN_EVENT_KINDS = {
   'script.deleted': 'A script and its versions were deleted; detail: id, name, kind, os_family, version, sha256, user, and forced, used_by when deleted with ?force=true while in use',
   'baseline.run.started': 'An installed machine started running its baseline (its first report with a runtime token); mac, ip, host_id; detail: run_id, task_id, baseline_id, baseline_name, scripts',
   'baseline.run.finished': 'A machine finished its baseline run (warn when it failed); mac, ip, host_id; detail: run_id, task_id, baseline_id, status, results (position, script_id, status, exit_code)',
+  'host.inventory.received': 'An installed machine posted its hardware inventory through its baseline runtime token; mac, ip, host_id; detail: bytes, vendor, product, serial',
 } as const satisfies Record<string, string>;
 
 export type KnownEventKind = keyof typeof KNOWN_EVENT_KINDS;

@@ -10,6 +10,8 @@ import {
   BaselineTokenCreatedSchema,
   BaselineTokenCreateSchema,
   BaselineTokenSchema,
+  HostInventorySchema,
+  MAX_INVENTORY_BYTES,
   MAX_BASELINE_SCRIPTS,
   MAX_OUTPUT_TAIL_CHARS,
   RUN_STATUSES,
@@ -114,6 +116,15 @@ export function runtimeAdminRoutes(runtime: BaselineRuntimeService): FastifyPlug
       },
       async (request) => ({ success: true as const, data: runtime.runs.get(request.params.id) }),
     );
+
+    app.get<{ Params: Static<typeof IdParams> }>(
+      '/hosts/:id/inventory',
+      {
+        config: { access: 'viewer' },
+        schema: { tags: ['hosts'], summary: 'The last hardware inventory the host posted from its baseline (summary and the document as posted)', params: IdParams, response: { 200: Ok(HostInventorySchema) } },
+      },
+      async (request) => ({ success: true as const, data: runtime.inventoryOf(request.params.id) }),
+    );
   };
 }
 
@@ -211,6 +222,27 @@ export function runtimePublicRoutes(runtime: BaselineRuntimeService, log: Logger
         const ip = unmapIpv4(request.ip);
         const data = await guarded('results', ip, async () => runtime.report(await runtime.authorize(request.params.token), request.body, ip));
         return { success: true as const, data };
+      },
+    );
+
+    app.post<{ Params: Static<typeof TokenParams>; Body: Record<string, unknown> }>(
+      '/baselines/runtime/:token/inventory',
+      {
+        config: RUNTIME,
+        bodyLimit: MAX_INVENTORY_BYTES,
+        schema: {
+          tags: TAGS,
+          summary: 'Runtime (token in the path): the host\'s hardware inventory (a JSON object: lshw, disks, links, dmidecode…); replaces the last one',
+          params: TokenParams,
+          body: Type.Object({}, { additionalProperties: true, description: 'Any JSON object (at most 2 MiB)' }),
+          response: { 200: Ok(Type.Object({ host_id: Type.Integer(), received_at: Type.String(), bytes: Type.Integer() })) },
+        },
+      },
+      async (request) => {
+        const ip = unmapIpv4(request.ip);
+        const bytes = Number(request.headers['content-length'] ?? JSON.stringify(request.body).length);
+        const saved = await guarded('inventory', ip, async () => runtime.saveInventory(await runtime.authorize(request.params.token), request.body, bytes, ip));
+        return { success: true as const, data: { host_id: saved.host_id, received_at: saved.received_at, bytes: saved.bytes } };
       },
     );
 

@@ -68,6 +68,9 @@ bw_main() {
     echo 'bootwright baseline: needs curl or wget' >&2
     return 1
   fi
+  # Scripts post what they collect for the host record here (the "Hardware inventory report" script does).
+  BOOTWRIGHT_INVENTORY_URL="$BW_URL/inventory"
+  export BOOTWRIGHT_INVENTORY_URL
   BW_TIMEOUT=0
   command -v timeout >/dev/null 2>&1 && BW_TIMEOUT=1
   : > "$BW_DIR/empty"
@@ -177,6 +180,7 @@ $ErrorActionPreference = 'Stop'
 $ProgressPreference = 'SilentlyContinue'
 try { [Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12 } catch { }
 $BwUrl = ${psQuote(runtimeUrl)}
+$env:BOOTWRIGHT_INVENTORY_URL = "$BwUrl/inventory"
 $BwMax = ${MAX_OUTPUT_TAIL_CHARS}
 function Send-BwReport($Report) {
   $json = ConvertTo-Json -InputObject $Report -Depth 6 -Compress

@@ -3,9 +3,10 @@ import { API_PREFIX } from '../../core/http-kit/route-table.js';
 import type { Logger } from '../../core/logger.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { Store } from '../../store/store.js';
-import type { AssignedBaseline, BaselineTokenCreated, RenderedScript, ResultsReport } from '../baselines-contract.js';
+import type { AssignedBaseline, BaselineTokenCreated, HostInventory, RenderedScript, ResultsReport } from '../baselines-contract.js';
 import type { BaselinesFacade } from '../baselines-facade.js';
 import { KeyedLimiter, RUNTIME_RATE_LIMITS, type RuntimeRateLimits } from './runtime-limits.js';
+import { HostInventories } from './runtime-inventory.js';
 import { BaselineRuns } from './runtime-runs.js';
 import { tokenView, BaselineTokens, type TokenRow } from './runtime-tokens.js';
 
@@ -50,6 +51,7 @@ function refused(): AppError {
 export class BaselineRuntimeService {
   readonly tokens: BaselineTokens;
   readonly runs: BaselineRuns;
+  readonly inventories: HostInventories;
   private readonly sources: KeyedLimiter;
   private readonly perToken: KeyedLimiter;
   private readonly assignedCache = new Map<number, { at: number; value: Promise<AssignedBaseline> }>();
@@ -62,7 +64,9 @@ export class BaselineRuntimeService {
     this.sources = new KeyedLimiter({ capacity: limits.sourceBurst, perMinute: limits.sourcePerMinute, maxKeys: limits.maxKeys }, clock);
     this.perToken = new KeyedLimiter({ capacity: limits.tokenBurst, perMinute: limits.tokenPerMinute, maxKeys: limits.maxKeys }, clock);
     this.tokens = new BaselineTokens(deps.store, this.now);
-    this.runs = new BaselineRuns({ store: deps.store, events: deps.events, macOf: (hostId) => deps.hosts.get(hostId)?.mac ?? null, now: this.now });
+    const macOf = (hostId: number) => deps.hosts.get(hostId)?.mac ?? null;
+    this.runs = new BaselineRuns({ store: deps.store, events: deps.events, macOf, now: this.now });
+    this.inventories = new HostInventories({ store: deps.store, events: deps.events, macOf, now: this.now });
   }
 
   /** `{base}/api/v1/baselines/runtime/{token}`: the runner's URLs hang below it. */
@@ -144,6 +148,19 @@ export class BaselineRuntimeService {
 
   report(row: TokenRow, report: ResultsReport, ip: string): Promise<{ run_id: number; status: 'running' | 'succeeded' | 'failed' }> {
     return this.runs.report(row, report, () => this.assigned(row), ip);
+  }
+
+  /** Stores the hardware inventory the token's host posted (a JSON object, size-checked by the route). */
+  saveInventory(row: TokenRow, data: Record<string, unknown>, bytes: number, ip: string): Promise<HostInventory> {
+    return this.inventories.save(row.host_id, data, bytes, ip);
+  }
+
+  /** GET /hosts/{id}/inventory: 404 for an unknown host or one that never reported. */
+  inventoryOf(hostId: number): HostInventory {
+    if (!this.deps.hosts.get(hostId)) throw notFound('host', hostId);
+    const inventory = this.inventories.get(hostId);
+    if (!inventory) throw new AppError('NOT_FOUND', `host ${hostId} has not reported a hardware inventory yet (its baseline runs the "Hardware inventory report" script)`);
+    return inventory;
   }
 
   /** A label for the runner's first comment line: host id and name, never the token. */

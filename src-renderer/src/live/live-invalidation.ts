@@ -29,6 +29,7 @@ const INVALIDATES: readonly [prefix: string, keys: QueryKey[]][] = [
   ['baseline.', [['baselines']]],
   ['store.', [['store']]],
   ['script.', [['scripts']]],
+  ['host.inventory.', [['baselines', 'runs']]],
   ['baseline.run.', [['baselines', 'runs'], ['netboot', 'tasks']]],
 ];
 

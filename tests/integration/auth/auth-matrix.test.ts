@@ -28,6 +28,7 @@ const PUBLIC_ROUTES = new Set([
   `GET ${API_PREFIX}/baselines/runtime/:token/script/:position`,
   `POST ${API_PREFIX}/baselines/runtime/:token/results`,
   `POST ${API_PREFIX}/baselines/runtime/:token/report`,
+  `POST ${API_PREFIX}/baselines/runtime/:token/inventory`,
 ]);
 
 /** Mutating routes every authenticated user (viewers too) may call: they act only on the caller. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Baseline, BaselineRun } from '../../../src-main/baselines/baselines-contract.js';
+import type { Baseline, BaselineRun, HostInventory } from '../../../src-main/baselines/baselines-contract.js';
 import type { AnswerTemplate, InstallTask } from '../../../src-main/netboot/netboot-contract.js';
 import type { Script } from '../../../src-main/scripts/scripts-contract.js';
 import { loginHeaders } from '../../helpers/auth.js';
@@ -80,7 +80,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(missing.length > 0)('the post-install baseline flow', () => {
-  it('runs the baseline assigned to the host group from the installed system and records the results on the host and the task', async () => {
+  it('runs the baseline assigned to the host group from the installed system and records the results and the hardware inventory on the host and the task', async () => {
     const greet = await api<Script>('POST', '/scripts', {
       name: 'Greet',
       kind: 'sh',
@@ -89,10 +89,23 @@ describe.skipIf(missing.length > 0)('the post-install baseline flow', () => {
     });
     const failing = await api<Script>('POST', '/scripts', { name: 'Fails', kind: 'sh', content: '#!/bin/sh\necho about to fail\nexit 3\n' });
     const last = await api<Script>('POST', '/scripts', { name: 'Last', kind: 'sh', content: '#!/bin/sh\necho last step ran\n' });
+    // What the shipped inventory script posts, cut down: lshw's tree and lsblk's disks, sent to the URL the runner exports.
+    const inventory = await api<Script>('POST', '/scripts', {
+      name: 'Inventory',
+      kind: 'sh',
+      content: [
+        '#!/bin/sh',
+        "cat > inventory.json <<'EOF'",
+        '{ "serial": "SN-42", "lshw": { "class": "system", "vendor": "QEMU", "product": "Standard PC (Q35 + ICH9, 2009)", "children": [ { "class": "processor", "product": "Virtual CPU" }, { "class": "memory", "id": "memory", "size": 2147483648 }, { "class": "network", "logicalname": "ens3", "serial": "52:54:00:b5:0f:01" } ] }, "disks": { "blockdevices": [ { "name": "vda", "type": "disk", "size": 8589934592, "model": null } ] } }',
+        'EOF',
+        'wget -q -O- --header "Content-Type: application/json" --post-file inventory.json "$BOOTWRIGHT_INVENTORY_URL"',
+        '',
+      ].join('\n'),
+    });
     const baseline = await api<Baseline>('POST', '/baselines', {
       name: 'Lab servers',
       assign: { groups: ['lab'] },
-      scripts: [{ script_id: greet.id, variables: { who: 'lab' } }, { script_id: failing.id, continue_on_error: true }, { script_id: last.id }],
+      scripts: [{ script_id: greet.id, variables: { who: 'lab' } }, { script_id: failing.id, continue_on_error: true }, { script_id: last.id }, { script_id: inventory.id }],
     });
     const host = await t.core.area('hosts').create({ mac: MAC, hostname: 'node1', group: 'lab' });
     const template = await api<AnswerTemplate>('POST', '/netboot/answer-templates', { preset: 'debian-preseed', name: 'Debian flow' });
@@ -124,9 +137,16 @@ describe.skipIf(missing.length > 0)('the post-install baseline flow', () => {
       ['Greet', 'ok', 0],
       ['Fails', 'failed', 3],
       ['Last', 'ok', 0],
+      ['Inventory', 'ok', 0],
     ]);
     expect(only?.results[0]?.output_tail).toContain('hello lab from node1');
     expect(only?.results[1]?.output_tail).toContain('about to fail');
+
+    // The inventory landed on the host record.
+    const posted = await api<HostInventory>('GET', `/hosts/${host.id}/inventory`);
+    expect(posted.summary).toMatchObject({ vendor: 'QEMU', product: 'Standard PC (Q35 + ICH9, 2009)', serial: 'SN-42', cpu: 'Virtual CPU', cpu_count: 1, memory_bytes: 2147483648 });
+    expect(posted.summary.disks).toEqual([{ name: 'vda', size_bytes: 8589934592, model: null, serial: null }]);
+    expect(posted.summary.nics).toEqual([{ name: 'ens3', mac: '52:54:00:b5:0f:01' }]);
 
     const view = await api<{ timeline: { kind: string }[] }>('GET', `/netboot/tasks/${task.id}`);
     expect(view.timeline.map((item) => item.kind)).toEqual(expect.arrayContaining(['baseline.run.started', 'baseline.run.finished']));

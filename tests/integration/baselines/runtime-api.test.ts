@@ -165,6 +165,29 @@ describe('the public runtime routes', () => {
     for (const event of eventsSince(lab, before)) expect(JSON.stringify(event)).not.toContain(token);
   });
 
+  it('keep the hardware inventory a host posts on that host only, bounded, for its viewers', async () => {
+    const host = await newHost();
+    const other = await newHost();
+    const { token } = await mint(host.id);
+    expect((await call(lab, 'GET', `/hosts/${host.id}/inventory`, { headers: lab.viewer })).status).toBe(404);
+    const post = (body: unknown, headers: Record<string, string> = {}) => call(lab, 'POST', runtimePath(token, 'inventory'), { body, headers });
+    expect((await post([1, 2])).status).toBe(400);
+    expect((await call(lab, 'POST', runtimePath('bwb_wrong', 'inventory'), { body: { serial: 'x' }, headers: {} })).status).toBe(404);
+    const big = await lab.t.core.http.inject({ method: 'POST', url: `/api/v1${runtimePath(token, 'inventory')}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }) });
+    expect(big.statusCode).toBe(413);
+    const first = await post({ serial: 'A1', lshw: { class: 'system', vendor: 'Acme', product: 'R1', children: [{ class: 'processor', product: 'CPU X' }, { class: 'processor', product: 'CPU X' }] } });
+    expect(first.status, first.text).toBe(200);
+    expect((await post({ serial: 'A2' })).status).toBe(200);
+    const read = await call<{ summary: { serial: string | null; vendor: string | null; cpu_count: number }; data: unknown }>(lab, 'GET', `/hosts/${host.id}/inventory`, { headers: lab.viewer });
+    expect(read.status).toBe(200);
+    // The second report replaced the first.
+    expect(read.body.data.summary).toMatchObject({ serial: 'A2', vendor: null, cpu_count: 0 });
+    expect(read.body.data.data).toEqual({ serial: 'A2' });
+    expect((await call(lab, 'GET', `/hosts/${other.id}/inventory`, { headers: lab.viewer })).status).toBe(404);
+    expect((await call(lab, 'GET', `/hosts/${host.id}/inventory`, { headers: {} })).status).toBe(401);
+    expect((await call(lab, 'GET', '/hosts/99999/inventory', { headers: lab.viewer })).status).toBe(404);
+  });
+
   it('bound bodies and rate-limit per token', async () => {
     const host = await newHost();
     const { token } = await mint(host.id);

@@ -62,3 +62,27 @@ describe('the host page\'s Post-install panel', () => {
     expect(screen.queryByRole('button', { name: 'Runner command' })).toBeNull();
   });
 });
+
+describe('the host page\'s Hardware inventory panel', () => {
+  it('says when the host never reported one (the API answers 404)', async () => {
+    renderApp('/hosts/1', routes([]));
+    expect(await screen.findByText(/No inventory reported/)).toBeTruthy();
+  });
+
+  it('shows the summary and, on request, the document as posted', async () => {
+    const inventory = {
+      host_id: 1,
+      received_at: '2024-05-01T10:02:00Z',
+      bytes: 2048,
+      summary: { vendor: 'QEMU', product: 'Standard PC', serial: 'SN-1', uuid: null, cpu: 'Virtual CPU', cpu_count: 2, memory_bytes: 2147483648, disks: [{ name: 'vda', size_bytes: 8589934592, model: null, serial: null }], nics: [{ name: 'ens3', mac: '52:54:00:00:00:01' }] },
+      data: { serial: 'SN-1' },
+    };
+    renderApp('/hosts/1', { ...routes([]), 'GET /api/v1/hosts/1/inventory': () => ok(inventory) });
+    const table = await screen.findByRole('table', { name: 'Hardware summary' });
+    expect(within(table).getByText('QEMU Standard PC')).toBeTruthy();
+    expect(within(table).getByText('2 × Virtual CPU')).toBeTruthy();
+    expect(within(table).getByText('ens3 52:54:00:00:00:01')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Show the document as posted' }));
+    expect(screen.getByLabelText('Inventory document').textContent).toContain('"serial": "SN-1"');
+  });
+});

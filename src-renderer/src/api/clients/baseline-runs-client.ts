@@ -1,4 +1,4 @@
-import type { BaselineRun, BaselineToken, BaselineTokenCreated } from '@contracts/baselines';
+import type { BaselineRun, BaselineToken, BaselineTokenCreated, HostInventory } from '@contracts/baselines';
 import type { ApiClient, ListResult } from '../api-client.js';
 import { segment, withQuery, type ListParams } from '../query-string.js';
 
@@ -13,6 +13,8 @@ export function baselineRunsClient(client: ApiClient) {
       list: (params: ListParams & { host_id?: number; task_id?: number } = {}): Promise<ListResult<BaselineRun>> => client.list(withQuery('/baselines/runs', params)),
       get: (id: number): Promise<BaselineRun> => client.get(`/baselines/runs/${segment(id)}`),
     },
+    /** The host's last hardware inventory (404 when it never reported one). */
+    inventory: (hostId: number): Promise<HostInventory> => client.get(`/hosts/${segment(hostId)}/inventory`),
     tokens: {
       list: (params: ListParams & { host_id?: number; task_id?: number } = {}): Promise<ListResult<BaselineToken>> => client.list(withQuery('/baselines/tokens', params)),
       /** The secret and runner URLs are in this answer only. */

@@ -16,6 +16,7 @@ import { keys } from '../../query/keys.js';
 import { NotFoundPage } from '../NotFoundPage.js';
 import { BootConfigPreview } from './BootConfigPreview.js';
 import { HostBaselineRunsCard } from './HostBaselineRunsCard.js';
+import { HostInventoryCard } from './HostInventoryCard.js';
 import { CreateTaskDialog } from '../netboot/CreateTaskDialog.js';
 import { HostDialog, type HostDialogMode } from './HostDialog.js';
 import { HostInstallCard } from './HostInstallCard.js';
@@ -166,6 +167,7 @@ export function HostDetailPage() {
         </Stack>
       </SimpleGrid>
       <HostBaselineRunsCard hostId={host.id} />
+      <HostInventoryCard hostId={host.id} />
       <BootConfigPreview hostId={host.id} />
       {installing && <CreateTaskDialog opened onClose={() => setInstalling(false)} preset={{ hostId: host.id }} />}
       <HostDialog opened={dialog !== null} host={host} mode={dialog ?? 'edit'} onClose={() => setDialog(null)} />
