@@ -3,6 +3,7 @@ import type { AreaModule } from '../core/area.js';
 import type { HostService } from '../hosts/index.js';
 import type { ProfileService } from '../profiles/index.js';
 import type { ScriptsFacade } from '../scripts/scripts-facade.js';
+import { errorMessage } from '../core/errors.js';
 import type { BaselineRunnerSource } from '../netboot/netboot-ports.js';
 import { baselineRuntime, type BaselineRuntimeService, type RuntimeRateLimits } from './runtime/index.js';
 import type { TemplateRenderer } from '../templates/index.js';
@@ -32,6 +33,9 @@ interface NetbootTasks {
   tasks: { service: { get(id: number): TaskFacts | undefined; activeForMac(mac: string): TaskFacts | undefined }; setBaselineRunner(source: BaselineRunnerSource): void };
 }
 
+/** How often running baseline runs are checked for machines that went silent. */
+const SILENT_RUN_SWEEP_MS = 5 * 60_000;
+
 /**
  * The baselines area (docs/baselines.md): ordered script lists, their
  * assignment and resolution. It registers with the scripts area who uses a
@@ -59,7 +63,25 @@ export function baselinesArea(
       scripts.addUsageCheck((scriptId) => baselines.usersOfScript(scriptId));
       // The runtime (tokens, runners, runs) also hooks the runner URLs into the netboot answer files.
       const runtime = baselineRuntime({ kernel, hosts: deps.hosts, netboot: deps.netboot, baselines: options.runtimeResolver ?? baselines, ...(options.runtimeLimits ? { limits: options.runtimeLimits } : {}) });
-      return { facade: Object.assign(baselines, { runtime: runtime.runtime }), routes: [baselineRoutes(baselines), ...runtime.routes], services: [] };
+      // Runs whose machine went silent are closed as failed (checked at start and every few minutes).
+      let sweep: NodeJS.Timeout | null = null;
+      const abandonSilent = () => {
+        runtime.runtime.runs.abandonSilent().catch((err: unknown) => kernel.log.scope('baselines').warn(`closing silent baseline runs failed: ${errorMessage(err)}`));
+      };
+      return {
+        facade: Object.assign(baselines, { runtime: runtime.runtime }),
+        routes: [baselineRoutes(baselines), ...runtime.routes],
+        services: [],
+        start: async () => {
+          abandonSilent();
+          sweep = setInterval(abandonSilent, SILENT_RUN_SWEEP_MS);
+          sweep.unref();
+        },
+        stop: async () => {
+          if (sweep) clearInterval(sweep);
+          sweep = null;
+        },
+      };
     },
   };
 }

@@ -3,7 +3,7 @@ import { paginate, type ListPage, type ListQueryInput } from '../../core/http-ki
 import type { EventLog } from '../../events/event-log.js';
 import type { Collection } from '../../store/collection.js';
 import type { Store } from '../../store/store.js';
-import { MAX_OUTPUT_TAIL_CHARS, type AssignedBaseline, type BaselineRun, type ResultsReport, type ScriptResult } from '../baselines-contract.js';
+import { DEFAULT_SCRIPT_TIMEOUT_SECONDS, MAX_OUTPUT_TAIL_CHARS, type AssignedBaseline, type BaselineRun, type ResultsReport, type ScriptResult } from '../baselines-contract.js';
 import type { TokenRow } from './runtime-tokens.js';
 
 /*
@@ -24,6 +24,8 @@ export interface RunStep {
   script_id: number;
   name: string;
   continue_on_error: boolean;
+  /** The step's time limit (runs opened before it was stored: DEFAULT_SCRIPT_TIMEOUT_SECONDS). */
+  timeout_seconds?: number;
 }
 
 export interface RunRow {
@@ -82,6 +84,16 @@ export function outputTail(text: string, max = MAX_OUTPUT_TAIL_CHARS): string {
  * flag asks for). Skipped steps (after a stop, or a kind the OS cannot run)
  * do not fail it either.
  */
+/** How long after the worst case a silent run is given up (the runner's own requests and reboots take time). */
+export const ABANDON_GRACE_MS = 15 * 60_000;
+
+/** When a running run counts as abandoned: its last report plus the time limits of the steps it has not reported. */
+export function silentUntil(row: Pick<RunRow, 'updated_at' | 'steps' | 'results'>): number {
+  const reported = new Set(row.results.map((result) => result.position));
+  const pending = row.steps.filter((step) => !reported.has(step.position)).reduce((sum, step) => sum + (step.timeout_seconds ?? DEFAULT_SCRIPT_TIMEOUT_SECONDS), 0);
+  return Date.parse(row.updated_at) + pending * 1000 + ABANDON_GRACE_MS;
+}
+
 export function runStatus(steps: readonly RunStep[], results: readonly Pick<ResultView, 'position' | 'status'>[]): Exclude<RunStatus, 'running'> {
   for (const step of steps) {
     const result = results.find((candidate) => candidate.position === step.position);
@@ -166,9 +178,25 @@ export class BaselineRuns {
     return { run_id: row.id, status: row.status };
   }
 
+  /**
+   * Closes runs whose machine went silent: a run still `running` when every
+   * step it has not reported could have timed out since its last report, plus
+   * ABANDON_GRACE_MS, is failed (its results so far kept) with a warning event.
+   * Without this a machine that died mid-run would show "running" for ever.
+   */
+  async abandonSilent(): Promise<number> {
+    const now = this.now();
+    const stale = this.rows.filter((row) => row.status === 'running' && silentUntil(row) < now.getTime());
+    for (const row of stale) {
+      const updated = (await this.rows.update(row.id, { status: 'failed', finished_at: now.toISOString() }, now)) ?? row;
+      this.finishedEvent(updated, '', `no report since ${row.updated_at}: the machine stopped reporting (powered off, rebooted or lost its network)`);
+    }
+    return stale.length;
+  }
+
   private async open(token: TokenRow, assigned: AssignedBaseline, ip: string): Promise<RunRow> {
     const now = this.now();
-    const steps: RunStep[] = assigned.scripts.map((script) => ({ position: script.position, script_id: script.script_id, name: script.name, continue_on_error: script.continue_on_error }));
+    const steps: RunStep[] = assigned.scripts.map((script) => ({ position: script.position, script_id: script.script_id, name: script.name, continue_on_error: script.continue_on_error, timeout_seconds: script.timeout_seconds }));
     const row = await this.rows.insert(
       {
         host_id: token.host_id,
@@ -199,14 +227,14 @@ export class BaselineRuns {
     return row;
   }
 
-  private finishedEvent(row: RunRow, ip: string): void {
+  private finishedEvent(row: RunRow, ip: string, abandoned: string | null = null): void {
     const mac = this.deps.macOf(row.host_id);
     this.deps.events.emit({
       kind: 'baseline.run.finished',
       level: row.status === 'failed' ? 'warn' : 'info',
-      message: `baseline run ${row.id} on host ${row.host_id} ${row.status}: ${summary(row.results)}`,
+      message: `baseline run ${row.id} on host ${row.host_id} ${row.status}: ${abandoned ?? summary(row.results)}`,
       host_id: row.host_id,
-      ip,
+      ...(ip !== '' ? { ip } : {}),
       ...(mac !== null ? { mac } : {}),
       detail: {
         run_id: row.id,
@@ -214,6 +242,7 @@ export class BaselineRuns {
         baseline_id: row.baseline_id,
         status: row.status,
         results: row.results.map((result) => ({ position: result.position, script_id: result.script_id, status: result.status, exit_code: result.exit_code })),
+        ...(abandoned !== null ? { abandoned: true } : {}),
       },
     });
   }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AssignedBaseline } from '../../../../src-main/baselines/baselines-contract.js';
-import { BaselineRuns, outputTail, runStatus, type RunStep } from '../../../../src-main/baselines/runtime/runtime-runs.js';
+import { ABANDON_GRACE_MS, BaselineRuns, outputTail, runStatus, type RunStep } from '../../../../src-main/baselines/runtime/runtime-runs.js';
 import type { TokenRow } from '../../../../src-main/baselines/runtime/runtime-tokens.js';
 import { EventLog } from '../../../../src-main/events/event-log.js';
 import { Store } from '../../../../src-main/store/store.js';
@@ -98,5 +98,23 @@ describe('runs', () => {
     expect(failed.status).toBe('failed');
     expect(events.all().at(-1)).toMatchObject({ kind: 'baseline.run.finished', level: 'warn' });
     await expect(runs.report(token, { run_id: runId, results: [] }, async () => assigned(), 'ip')).rejects.toMatchObject({ code: 'INVALID_STATE' });
+  });
+
+  it('closes a run as failed once its machine has been silent past the time limits of the steps it has not reported', async () => {
+    const clock = { now: Date.parse('2030-01-01T00:00:00.000Z') };
+    const timed = new BaselineRuns({ store, events, macOf: () => '52:54:00:00:00:01', now: () => new Date(clock.now) });
+    const { run_id: runId } = await timed.report(token, { results: [] }, async () => assigned(), 'ip');
+    await timed.report(token, { run_id: runId, results: [{ position: 1, script_id: 10, status: 'ok', exit_code: 0, duration_ms: 1, output_tail: '' }] }, async () => assigned(), 'ip');
+    // Step 2 may take its 60 s, then the grace: one millisecond short of that, the run stays open.
+    clock.now += 60_000 + ABANDON_GRACE_MS;
+    expect(await timed.abandonSilent()).toBe(0);
+    expect(timed.get(runId).status).toBe('running');
+    clock.now += 1;
+    expect(await timed.abandonSilent()).toBe(1);
+    const run = timed.get(runId);
+    expect(run.status).toBe('failed');
+    expect(run.results.map((result) => result.position)).toEqual([1]);
+    expect(events.all().at(-1)).toMatchObject({ kind: 'baseline.run.finished', level: 'warn', detail: { abandoned: true, status: 'failed' } });
+    expect(await timed.abandonSilent()).toBe(0);
   });
 });
