@@ -127,3 +127,23 @@ export type TracerouteResult = Static<typeof TracerouteResultSchema>;
 
 /** The stream's messages: `row` (a PingReply or TraceHop) per parsed line, then `done` (the result) or `error`. */
 export const DIAGNOSTIC_STREAM_EVENTS = ['row', 'done', 'error'] as const;
+
+/**
+ * One row per hop in hop order: a hop seen on several lines (tracepath prints one per probe)
+ * merged. Here, beside its type, because the server's result and the live page's rows are
+ * built with the same rule.
+ */
+export function mergeHops(rows: readonly TraceHop[]): TraceHop[] {
+  const byHop = new Map<number, TraceHop>();
+  for (const row of rows) {
+    const seen = byHop.get(row.hop);
+    if (!seen) {
+      byHop.set(row.hop, { hop: row.hop, addresses: [...row.addresses], rtts_ms: [...row.rtts_ms], notes: [...row.notes] });
+      continue;
+    }
+    for (const a of row.addresses) if (!seen.addresses.includes(a)) seen.addresses.push(a);
+    seen.rtts_ms.push(...row.rtts_ms);
+    for (const n of row.notes) if (!seen.notes.includes(n)) seen.notes.push(n);
+  }
+  return [...byHop.values()].sort((a, b) => a.hop - b.hop);
+}

@@ -7,7 +7,7 @@ export { DiagnosticsService, DEFAULT_MAX_RUN_MS, type DiagnosticRun, type Diagno
 export { pingCommand, traceCommand, type Command, type Platform, type TraceTool } from './diagnostics-commands.js';
 export { targetProblem } from './diagnostics-target.js';
 export { PingParser } from './ping-parser.js';
-export { TraceParser, mergeHops } from './trace-parser.js';
+export { TraceParser } from './trace-parser.js';
 export { diagnosticsRoutes } from './diagnostics-routes.js';
 
 /**

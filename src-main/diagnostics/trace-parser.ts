@@ -1,4 +1,4 @@
-import type { TraceHop } from './diagnostics-contract.js';
+import { mergeHops, type TraceHop } from './diagnostics-contract.js';
 
 /*
  * Reads traceroute (Linux, `-n`), tracepath and tracert (Windows, `-d`)
@@ -46,21 +46,6 @@ export class TraceParser {
     if (last.notes.includes('reached')) return true;
     return this.destination !== null && last.addresses.includes(this.destination);
   }
-}
-
-export function mergeHops(rows: readonly TraceHop[]): TraceHop[] {
-  const byHop = new Map<number, TraceHop>();
-  for (const row of rows) {
-    const seen = byHop.get(row.hop);
-    if (!seen) {
-      byHop.set(row.hop, { hop: row.hop, addresses: [...row.addresses], rtts_ms: [...row.rtts_ms], notes: [...row.notes] });
-      continue;
-    }
-    for (const a of row.addresses) if (!seen.addresses.includes(a)) seen.addresses.push(a);
-    seen.rtts_ms.push(...row.rtts_ms);
-    for (const n of row.notes) if (!seen.notes.includes(n)) seen.notes.push(n);
-  }
-  return [...byHop.values()].sort((a, b) => a.hop - b.hop);
 }
 
 function parseTracerouteHop(text: string): TraceHop | null {

@@ -1,4 +1,4 @@
-import type { PingReply, PingResult, TraceHop, TracerouteResult } from '@contracts/diagnostics';
+import { mergeHops, type PingReply, type PingResult, type TraceHop, type TracerouteResult } from '@contracts/diagnostics';
 import type { Bar } from '../../components/BarChart.js';
 
 /** What the page shows of a run, live or finished: table rows, latency bars and (once done) the summary. */
@@ -62,20 +62,4 @@ export function traceView(rows: readonly TraceHop[], result: TracerouteResult | 
       ? `${result.hops.length} hop(s) with ${result.tool}; ${result.reached ? 'target reached' : 'target not reached'}${result.timed_out ? ' (stopped at the time limit)' : ''}`
       : null,
   };
-}
-
-/** One row per hop in hop order, as the server's result has them (src-main/diagnostics/trace-parser.ts mergeHops). */
-export function mergeHops(rows: readonly TraceHop[]): TraceHop[] {
-  const byHop = new Map<number, TraceHop>();
-  for (const row of rows) {
-    const seen = byHop.get(row.hop);
-    if (!seen) {
-      byHop.set(row.hop, { hop: row.hop, addresses: [...row.addresses], rtts_ms: [...row.rtts_ms], notes: [...row.notes] });
-      continue;
-    }
-    for (const a of row.addresses) if (!seen.addresses.includes(a)) seen.addresses.push(a);
-    seen.rtts_ms.push(...row.rtts_ms);
-    for (const n of row.notes) if (!seen.notes.includes(n)) seen.notes.push(n);
-  }
-  return [...byHop.values()].sort((a, b) => a.hop - b.hop);
 }
