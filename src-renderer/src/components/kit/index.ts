@@ -7,3 +7,5 @@ export { FormError } from './FormError.js';
 export { SaveButtons, SettingsSaveBar, type SaveButtonsProps } from './SaveButtons.js';
 export { filterOptions, TableToolbar, type FilterOption, type TableToolbarProps, type ToolbarFilter } from './TableToolbar.js';
 export { UrlTabs, type UrlTab } from './UrlTabs.js';
+export { CheckIssues, checkIssueMarkers, type CheckIssue } from './CheckIssues.js';
+export { VersionRowActions, type VersionRowActionsProps } from './VersionRowActions.js';

@@ -2,9 +2,7 @@ import { Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import type { AnswerTemplate, AnswerTemplateVersion } from '@contracts/netboot';
 import { useState } from 'react';
 import { useCan } from '../../app-state.js';
-import { useConfirm } from '../../components/ConfirmDialog.js';
 import { QueryState } from '../../components/QueryState.js';
-import { RowButton } from '../../components/RowActions.js';
 import { ServerTable } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { versionColumns } from '../../components/version-columns.js';
@@ -13,6 +11,7 @@ import { DiffView } from '../../editor/DiffView.js';
 import { formatDateTime } from '../../format.js';
 import { useApiAction, useApiPage, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
+import { VersionRowActions } from '../../components/kit/VersionRowActions.js';
 
 /** One version: its content and the diff from it to the current content. */
 function VersionDialog({ template, version, onClose }: { template: AnswerTemplate; version: AnswerTemplateVersion | null; onClose: () => void }) {
@@ -49,7 +48,6 @@ export function TemplateVersions({ template }: { template: AnswerTemplate }) {
   const table = useTableParams({ prefix: 'v_' });
   const query = useApiPage(keys.netbootTemplateVersions(template.id), table.apiParams, (api, params) => api.netboot.templates.versions.list(template.id, params));
   const canEdit = useCan('operator');
-  const confirm = useConfirm();
   const [viewing, setViewing] = useState<AnswerTemplateVersion | null>(null);
   const rollback = useApiAction((api, version: AnswerTemplateVersion) => api.netboot.templates.versions.rollback(template.id, version.version), {
     invalidate: [keys.netbootTemplates],
@@ -72,31 +70,15 @@ export function TemplateVersions({ template }: { template: AnswerTemplate }) {
         rowKey={(v) => v.id}
         emptyText="No versions."
         rowActions={(version) => (
-          <>
-            <RowButton label={`View version ${version.version}`} onClick={() => setViewing(version)}>
-              View and compare
-            </RowButton>
-            {canEdit && version.version !== template.version && (
-              <RowButton
-                label={`Roll back to version ${version.version}`}
-                color="orange"
-                disabled={rollback.isPending}
-                onClick={async () => {
-                  if (
-                    await confirm({
-                      title: `Roll back to version ${version.version}?`,
-                      message: `Version ${version.version}'s content becomes current as a new version. No version is lost.`,
-                      confirmLabel: 'Roll back',
-                    })
-                  ) {
-                    rollback.mutate(version);
-                  }
-                }}
-              >
-                Roll back
-              </RowButton>
-            )}
-          </>
+          <VersionRowActions
+            version={version.version}
+            current={template.version}
+            canEdit={canEdit}
+            rollbackPending={rollback.isPending}
+            rollbackMessage={`Version ${version.version}'s content becomes current as a new version. No version is lost.`}
+            onView={() => setViewing(version)}
+            onRollback={() => rollback.mutate(version)}
+          />
         )}
       />
       <VersionDialog template={template} version={viewing} onClose={() => setViewing(null)} />

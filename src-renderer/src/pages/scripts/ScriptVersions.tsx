@@ -2,9 +2,7 @@ import { Badge, Button, Card, Group, Modal, Select, Stack, Text, Title } from '@
 import type { Script, ScriptVersion } from '@contracts/scripts';
 import { useState } from 'react';
 import { useCan } from '../../app-state.js';
-import { useConfirm } from '../../components/ConfirmDialog.js';
 import { QueryState } from '../../components/QueryState.js';
-import { RowButton } from '../../components/RowActions.js';
 import { ServerTable } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { versionColumns } from '../../components/version-columns.js';
@@ -14,6 +12,7 @@ import { formatDateTime } from '../../format.js';
 import { useApiAction, useApiPage, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { SCRIPT_KIND_LABELS } from './script-labels.js';
+import { VersionRowActions } from '../../components/kit/VersionRowActions.js';
 
 /** The diff from `version` to another version (or the current content, `to` null). */
 function VersionDiff({ script, version, to }: { script: Script; version: number; to: number | null }) {
@@ -88,7 +87,6 @@ export function ScriptVersions({ script }: { script: Script }) {
   const table = useTableParams({ prefix: 'v_' });
   const query = useApiPage(keys.scriptVersions(script.id), table.apiParams, (api, params) => api.scripts.versions.list(script.id, params));
   const canEdit = useCan('operator');
-  const confirm = useConfirm();
   const [viewing, setViewing] = useState<ScriptVersion | null>(null);
   const rollback = useApiAction((api, version: ScriptVersion) => api.scripts.versions.rollback(script.id, version.version), {
     invalidate: [keys.scripts],
@@ -114,31 +112,15 @@ export function ScriptVersions({ script }: { script: Script }) {
         rowKey={(v) => v.id}
         emptyText="No versions."
         rowActions={(version) => (
-          <>
-            <RowButton label={`View version ${version.version}`} onClick={() => setViewing(version)}>
-              View and compare
-            </RowButton>
-            {canEdit && version.version !== script.version && (
-              <RowButton
-                label={`Roll back to version ${version.version}`}
-                color="orange"
-                disabled={rollback.isPending}
-                onClick={async () => {
-                  if (
-                    await confirm({
-                      title: `Roll back to version ${version.version}?`,
-                      message: `Version ${version.version}'s content and kind become current as a new version, checked like a save. No version is lost.`,
-                      confirmLabel: 'Roll back',
-                    })
-                  ) {
-                    rollback.mutate(version);
-                  }
-                }}
-              >
-                Roll back
-              </RowButton>
-            )}
-          </>
+          <VersionRowActions
+            version={version.version}
+            current={script.version}
+            canEdit={canEdit}
+            rollbackPending={rollback.isPending}
+            rollbackMessage={`Version ${version.version}'s content and kind become current as a new version, checked like a save. No version is lost.`}
+            onView={() => setViewing(version)}
+            onRollback={() => rollback.mutate(version)}
+          />
         )}
       />
       <VersionDialog key={viewing?.id ?? 0} script={script} version={viewing} onClose={() => setViewing(null)} />
