@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { AppError } from '../../src-main/core/errors.js';
 import type { Logger } from '../../src-main/core/logger.js';
 import type { AnswerKind, CatalogEntryView, Firmware, Loader } from '../../src-main/netboot/netboot-contract.js';
@@ -148,4 +150,15 @@ export function recordingLogger(lines: string[] = []): Logger & { lines: string[
   };
   const logger: Logger & { lines: string[] } = { lines, error: make('error'), warn: make('warn'), info: make('info'), debug: make('debug'), scope: () => logger };
   return logger;
+}
+
+/** Every fake entry's files as local files under `bootRoot` (an installer boots only when its files can be had). */
+export async function writeFakeEntryFiles(bootRoot: string, entries: readonly FakeEntry[] = FAKE_ENTRIES): Promise<void> {
+  for (const entry of entries) {
+    for (const version of entry.versions) {
+      const dir = path.join(bootRoot, 'netboot', entry.distro, version.version, 'x86_64');
+      await mkdir(dir, { recursive: true });
+      for (const file of entry.files) await writeFile(path.join(dir, file.name), `fake ${file.name}`);
+    }
+  }
 }

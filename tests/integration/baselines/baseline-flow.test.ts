@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Baseline, BaselineRun, HostInventory } from '../../../src-main/baselines/baselines-contract.js';
@@ -7,7 +7,7 @@ import type { AnswerTemplate, InstallTask } from '../../../src-main/netboot/netb
 import type { Script } from '../../../src-main/scripts/scripts-contract.js';
 import { loginHeaders } from '../../helpers/auth.js';
 import { findTool } from '../../helpers/netns.js';
-import { FAKE_ENTRIES, fakeCatalog } from '../../helpers/netboot-fakes.js';
+import { fakeCatalog, writeFakeEntryFiles } from '../../helpers/netboot-fakes.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
 import { answerUrlIn, identity } from '../netboot/tasks-kit.js';
 
@@ -58,14 +58,7 @@ beforeAll(async () => {
   if (missing.length > 0) return;
   t = await createTestCore({ netboot: { catalogReader: fakeCatalog() } });
   await t.core.kernel.services.start('http');
-  const root = t.core.area('boot-files').files.root;
-  for (const entry of FAKE_ENTRIES) {
-    for (const version of entry.versions) {
-      const dir = path.join(root, 'netboot', entry.distro, version.version, 'x86_64');
-      await mkdir(dir, { recursive: true });
-      for (const file of entry.files) await writeFile(path.join(dir, file.name), `fake ${file.name}`);
-    }
-  }
+  await writeFakeEntryFiles(t.core.area('boot-files').files.root);
   operator = await loginHeaders(t.core, 'operator');
   scratch = await tempDir('bootwright-baseline-flow-');
   minimalPath = path.join(scratch.dir, 'bin');

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { AssignedBaseline, AssignedQuery, RenderedScript } from '../../../src-main/baselines/baselines-contract.js';
 import type { BaselinesFacade } from '../../../src-main/baselines/baselines-facade.js';
 import type { BaselineRuntimeService, RuntimeRateLimits } from '../../../src-main/baselines/runtime/index.js';
 import type { ScriptKind } from '../../../src-main/scripts/scripts-contract.js';
 import { loginHeaders } from '../../helpers/auth.js';
-import { FAKE_ENTRIES, fakeAnswers, fakeCatalog } from '../../helpers/netboot-fakes.js';
+import { fakeAnswers, fakeCatalog, writeFakeEntryFiles } from '../../helpers/netboot-fakes.js';
 import { createTestCore } from '../../helpers/test-core.js';
 import type { TasksLab } from '../netboot/tasks-kit.js';
 
@@ -77,14 +75,7 @@ export async function runtimeLab(options: { limits?: Partial<RuntimeRateLimits> 
     baselines: { runtimeResolver: resolver, ...(options.limits ? { runtimeLimits: options.limits } : {}) },
   });
   await t.core.kernel.services.start('http');
-  const root = t.core.area('boot-files').files.root;
-  for (const entry of FAKE_ENTRIES) {
-    for (const version of entry.versions) {
-      const dir = path.join(root, 'netboot', entry.distro, version.version, 'x86_64');
-      await mkdir(dir, { recursive: true });
-      for (const file of entry.files) await writeFile(path.join(dir, file.name), `fake ${file.name}`);
-    }
-  }
+  await writeFakeEntryFiles(t.core.area('boot-files').files.root);
   const operator = await loginHeaders(t.core, 'operator');
   const viewer = await loginHeaders(t.core, 'viewer');
   const admin = await loginHeaders(t.core, 'admin');

@@ -1,8 +1,6 @@
 import type { AppEvent } from '../../../src-main/events/event-types.js';
 import type { InstallTask } from '../../../src-main/netboot/netboot-contract.js';
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { FAKE_ENTRIES, fakeAnswers, fakeCatalog, type FakeAnswers } from '../../helpers/netboot-fakes.js';
+import { fakeAnswers, fakeCatalog, writeFakeEntryFiles, type FakeAnswers } from '../../helpers/netboot-fakes.js';
 import { loginHeaders } from '../../helpers/auth.js';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
 
@@ -23,14 +21,7 @@ export async function tasksLab(): Promise<TasksLab> {
   const t = await createTestCore({ netboot: { catalogReader: fakeCatalog(), answerRenderer: answers, now: () => new Date(clock.now) } });
   await t.core.kernel.services.start('http');
   // Every fake entry's files, local under the boot root: the installer boots only when its files can be had.
-  const root = t.core.area('boot-files').files.root;
-  for (const entry of FAKE_ENTRIES) {
-    for (const version of entry.versions) {
-      const dir = path.join(root, 'netboot', entry.distro, version.version, 'x86_64');
-      await mkdir(dir, { recursive: true });
-      for (const file of entry.files) await writeFile(path.join(dir, file.name), `fake ${file.name}`);
-    }
-  }
+  await writeFakeEntryFiles(t.core.area('boot-files').files.root);
   const operator = await loginHeaders(t.core, 'operator');
   const viewer = await loginHeaders(t.core, 'viewer');
   return { t, answers, base: t.core.url(), clock, operator, viewer, close: () => t.close() };
