@@ -1,5 +1,4 @@
 import type { AssignedBaseline, AssignedQuery, Baseline, BaselineCreate, BaselineScriptInput, BaselineScriptView, BaselineUpdate } from '@contracts/baselines';
-import type { Script } from '@contracts/scripts';
 import type { ApiClient, ListResult } from '../api-client.js';
 import { segment, withQuery, type ListParams } from '../query-string.js';
 
@@ -18,10 +17,5 @@ export function baselinesClient(client: ApiClient) {
     },
     /** Which baseline applies to a machine (exactly one of mac or host_id), with the rule, the reason and the rendered scripts. */
     assigned: (query: AssignedQuery): Promise<AssignedBaseline> => client.get(withQuery('/baselines/assigned', query)),
-    /**
-     * GET /scripts for the step picker (the scripts pages have their own
-     * client): `get` takes the data of the paged answer.
-     */
-    scriptOptions: (params: ListParams = { size: 500 }): Promise<Script[]> => client.get(withQuery('/scripts', params)),
   };
 }

@@ -23,7 +23,7 @@ export function BaselineEditor({ baseline }: { baseline: Baseline | null }) {
   const confirm = useConfirm();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<BaselineForm>({ initialValues: baselineToForm(baseline) });
-  const scripts = useApiQuery(keys.scriptOptions, (api) => api.baselines.scriptOptions());
+  const scripts = useApiQuery(keys.scriptOptions, (api) => api.scripts.list({ size: 500 }).then((page) => page.data));
 
   useEffect(() => {
     if (!form.isDirty()) {
