@@ -57,7 +57,7 @@ export class ProxyResponder {
       if (reason === 'not_whitelisted') {
         void this.deps.access.recordUnauthorized({ mac: client.mac, vendor_class: client.vendorClass, arch: client.arch, hostname: client.hostname });
       }
-      if (observer.wantsEvent('dhcp.denied')) {
+      if (observer.wantsEvent('dhcp.denied', 'warn', client.mac)) {
         observer.event({
           kind: 'dhcp.denied',
           level: 'warn',
@@ -75,7 +75,7 @@ export class ProxyResponder {
       bootFileOverride: reservation?.boot_file ?? null,
     });
     if (!boot) return observer.dropped('not_for_us');
-    if (observer.wantsEvent(type === MSG.OFFER ? 'dhcp.discover' : 'dhcp.request')) {
+    if (observer.wantsEvent(type === MSG.OFFER ? 'dhcp.discover' : 'dhcp.request', 'info', client.mac)) {
       observer.event({
         kind: type === MSG.OFFER ? 'dhcp.discover' : 'dhcp.request',
         message: `proxyDHCP ${type === MSG.OFFER ? 'DISCOVER' : 'REQUEST'} from ${client.mac}`,
@@ -95,7 +95,7 @@ export class ProxyResponder {
     });
     const destination = source ?? replyDestination(client, type);
     this.deps.send({ packet, destination, type: type === MSG.OFFER ? 'offer' : 'ack', context, viaPxePort });
-    if (observer.wantsEvent(type === MSG.OFFER ? 'dhcp.offer' : 'dhcp.ack')) {
+    if (observer.wantsEvent(type === MSG.OFFER ? 'dhcp.offer' : 'dhcp.ack', 'info', client.mac)) {
       observer.event({
         kind: type === MSG.OFFER ? 'dhcp.offer' : 'dhcp.ack',
         message: `proxyDHCP ${type === MSG.OFFER ? 'OFFER' : 'ACK'} to ${client.mac}: ${boot.file}`,
