@@ -1,3 +1,4 @@
+import { intToIpv4 } from '../../network/ip-math.js';
 import type { AccessPolicy } from '../access-policy.js';
 import type { Archmap } from '../archmap.js';
 import type { Reservations } from '../reservations.js';
@@ -75,11 +76,15 @@ export class ProxyResponder {
       bootFileOverride: reservation?.boot_file ?? null,
     });
     if (!boot) return observer.dropped('not_for_us');
+    // The address the LAN's server gave (a port 4011 REQUEST carries it): it ties the TFTP and HTTP
+    // transfers that follow, which know only the address, to this MAC in the boot timeline.
+    const clientIp = client.ciaddr !== 0 ? intToIpv4(client.ciaddr) : null;
     if (observer.wantsEvent(type === MSG.OFFER ? 'dhcp.discover' : 'dhcp.request', 'info', client.mac)) {
       observer.event({
         kind: type === MSG.OFFER ? 'dhcp.discover' : 'dhcp.request',
         message: `proxyDHCP ${type === MSG.OFFER ? 'DISCOVER' : 'REQUEST'} from ${client.mac}`,
         mac: client.mac,
+        ip: clientIp,
         detail: this.detail(client, context),
       });
     }
@@ -100,6 +105,7 @@ export class ProxyResponder {
         kind: type === MSG.OFFER ? 'dhcp.offer' : 'dhcp.ack',
         message: `proxyDHCP ${type === MSG.OFFER ? 'OFFER' : 'ACK'} to ${client.mac}: ${boot.file}`,
         mac: client.mac,
+        ip: clientIp,
         detail: { ...this.detail(client, context), boot_file: boot.file, boot_kind: boot.kind },
       });
     }
