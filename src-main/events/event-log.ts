@@ -11,8 +11,11 @@ export const DEFAULT_EVENT_RETENTION: EventRetention = { maxCount: 20_000, maxAg
 export type EventListener = (event: AppEvent) => void;
 
 /**
- * The event bus and its durable log in one: `emit` stores the event (in the
- * events file, group-committed) and hands it to live subscribers (SSE, IPC).
+ * The event bus and its durable log in one: `emit` stores the event (one
+ * record appended to the `events` collection's journal, group-committed with
+ * the others: O(1) per event whatever the log holds; retention prunes in
+ * batches and the journal's compaction drops what was pruned) and hands it
+ * to live subscribers (SSE, IPC).
  */
 export class EventLog {
   private readonly rows: Collection<AppEvent>;
@@ -27,7 +30,7 @@ export class EventLog {
 
   setRetention(retention: EventRetention): void {
     this.retention = retention;
-    void this.prune();
+    this.prune().catch(() => undefined);
   }
 
   getRetention(): EventRetention {
@@ -35,7 +38,7 @@ export class EventLog {
   }
 
   emit(input: EventInput, now: Date = new Date()): AppEvent {
-    const { row } = this.rows.stage({
+    const row = this.rows.append({
       kind: input.kind,
       level: input.level ?? 'info',
       message: input.message,
@@ -45,8 +48,10 @@ export class EventLog {
       host_id: input.host_id ?? null,
       detail: input.detail ?? null,
     }, now);
+    // Nobody waits for an event's write (durable() is there for who must): a failure (disk full) is
+    // reported by the store's journal error handler, a log line, and stops nothing.
     // Prune in batches (10% slack) so a busy bus does not filter the log on every event.
-    if (this.rows.size > this.retention.maxCount * 1.1) void this.prune();
+    if (this.rows.size > this.retention.maxCount * 1.1) void this.prunePrefix(now);
     // No subscriber, no further work: the streams serialise only for their own clients.
     if (this.listeners.size === 0) return row;
     for (const listener of this.listeners) {
@@ -57,6 +62,11 @@ export class EventLog {
       }
     }
     return row;
+  }
+
+  /** Resolves once every event emitted so far is on disk (shutdown, tests, the events bench). */
+  durable(): Promise<void> {
+    return this.rows.durable();
   }
 
   subscribe(listener: EventListener): () => void {
@@ -90,6 +100,11 @@ export class EventLog {
   /** Applies the retention limits; returns how many events were dropped. */
   prune(now: Date = new Date()): Promise<number> {
     return pruneRows(this.rows, this.retention, now);
+  }
+
+  /** The prune an emit triggers: the oldest events only (a write failure is the journal's to report). */
+  private prunePrefix(now: Date): void {
+    pruneRows(this.rows, this.retention, now, { prefixOnly: true }).catch(() => undefined);
   }
 
   /** Keeps pruning by age while the core runs (an idle log still ages). */

@@ -13,19 +13,23 @@ export const AGE_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Removes the rows past either limit; returns how many went. Rows are kept in
- * insertion (id) order, so the excess is a prefix.
+ * insertion (id) order, so the excess is a prefix, and so are the expired
+ * rows as long as the clock only went forward. `prefixOnly` (the prune a
+ * write triggers) removes just that prefix: its cost is the rows removed,
+ * not the rows kept. The full prune (at start, hourly, on a retention
+ * change) also finds expired rows behind newer ones (after the clock was
+ * set back).
  */
-export async function pruneRows<T extends Row>(rows: Collection<T>, retention: Retention, now: Date = new Date()): Promise<number> {
+export async function pruneRows<T extends Row>(rows: Collection<T>, retention: Retention, now: Date = new Date(), options: { prefixOnly?: boolean } = {}): Promise<number> {
   const cutoff = new Date(now.getTime() - retention.maxAgeDays * 86_400_000).toISOString();
   const all = rows.all();
   const excess = all.length - retention.maxCount;
-  const expired = new Set<T>();
-  all.forEach((row, index) => {
-    if (index < excess || row.created_at < cutoff) expired.add(row);
-  });
-  if (expired.size === 0) return 0;
-  const removed = await rows.removeWhere((row) => expired.has(row));
-  return removed.length;
+  let prefix = 0;
+  while (prefix < all.length && (prefix < excess || all[prefix]!.created_at < cutoff)) prefix += 1;
+  let removed = (await rows.removeFirst(prefix)).length;
+  if (options.prefixOnly) return removed;
+  removed += (await rows.removeWhere((row) => row.created_at < cutoff)).length;
+  return removed;
 }
 
 /**

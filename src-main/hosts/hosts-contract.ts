@@ -142,3 +142,49 @@ export type HostBatchAssign = Static<typeof HostBatchAssignSchema>;
 /** The answer of a batch: the hosts changed (assign) or deleted (delete), in the order of `ids`. */
 export const HostBatchResultSchema = Type.Object({ count: Type.Integer(), hosts: Type.Array(HostSchema) });
 export type HostBatchResult = Static<typeof HostBatchResultSchema>;
+
+// ---- boot timeline (docs/hosts-and-profiles.md, "Boot timeline") ----
+
+export const BOOT_OUTCOMES = ['in_progress', 'booted', 'installing', 'failed', 'unknown'] as const;
+export type BootOutcome = (typeof BOOT_OUTCOMES)[number];
+/** Boots returned per MAC at most (newest first). */
+export const MAX_TIMELINE_BOOTS = 50;
+
+/** One thing that happened during a boot: an event of the log, summarised. */
+export const BootStepSchema = Type.Object({
+  at: Type.String({ format: 'date-time' }),
+  kind: Type.String({ description: 'The event kind (dhcp.discover, tftp.transfer.completed, boot.script_served…)' }),
+  summary: Type.String(),
+  detail: Type.Optional(Type.Object({}, { additionalProperties: true, description: "The event's detail, as the event log has it" })),
+});
+export type BootStep = Static<typeof BootStepSchema>;
+
+export const BootRecordSchema = Type.Object({
+  started_at: Type.String({ format: 'date-time' }),
+  last_at: Type.String({ format: 'date-time' }),
+  outcome: Type.Enum([...BOOT_OUTCOMES]),
+  steps: Type.Array(BootStepSchema),
+});
+export type BootRecord = Static<typeof BootRecordSchema>;
+
+/** A machine's boots, newest first. */
+export const HostTimelineSchema = Type.Object({
+  mac: Type.String(),
+  host_id: nullable<number>('integer'),
+  boots: Type.Array(BootRecordSchema),
+});
+export type HostTimeline = Static<typeof HostTimelineSchema>;
+
+/** A boot with a step in the last 10 minutes, and whose machine it is. */
+export const BootingNowSchema = Type.Object({
+  mac: Type.String(),
+  host_id: nullable<number>('integer'),
+  hostname: nullable<string>('string'),
+  boot: BootRecordSchema,
+});
+export type BootingNow = Static<typeof BootingNowSchema>;
+
+export const TimelineQuerySchema = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMELINE_BOOTS, default: 10, description: 'Boots to return, newest first' })) },
+  { additionalProperties: false },
+);

@@ -2,6 +2,8 @@ import type { AreaModule } from '../core/area.js';
 import type { DnsService } from '../dns/index.js';
 import type { ProfileService } from '../profiles/index.js';
 import type { DiscoveryLimits } from './discovery-limiter.js';
+import { BootTimelines } from './boot-timeline-service.js';
+import { bootTimelineRoutes } from './boot-timeline-routes.js';
 import { hostNameSource } from './host-name-source.js';
 import { HostService } from './host-service.js';
 import type { HostReservationLink } from './host-types.js';
@@ -10,6 +12,8 @@ import { hostRoutes } from './hosts-routes.js';
 export { BOOT_RECORD_INTERVAL_MS, HostService, type HostServiceDeps } from './host-service.js';
 export { DISCOVERY_LIMITS, DiscoveryLimiter, type DiscoveryLimits, type DiscoveryRefusal } from './discovery-limiter.js';
 export { hostNameSource } from './host-name-source.js';
+export { BootTimelines, type BootTimelineDeps } from './boot-timeline-service.js';
+export { BOOT_GAP_MS, BOOT_QUIET_MS, BOOTING_NOW_MS, splitBoots, stepEventsByMac } from './boot-timeline.js';
 export { hostRoutes, type HostRouteOperations } from './hosts-routes.js';
 export type { BootObservation, Host, HostFilter, HostInput, HostReservationLink } from './host-types.js';
 
@@ -49,7 +53,10 @@ export function hostsArea(options: HostsAreaOptions = {}): AreaModule<'hosts', H
       dns.addNameSource(hostNameSource(hosts));
       return {
         facade: hosts,
-        routes: [hostRoutes(hosts)],
+        routes: [
+          hostRoutes(hosts),
+          bootTimelineRoutes(new BootTimelines({ events: () => kernel.events.all(), hosts, ...(options.now ? { now: options.now } : {}) })),
+        ],
         services: [],
         // Hosts and their reservations live in two journals: a crash between the two writes of a host create,
         // delete or import can leave a reservation whose host was never written (or is gone). Before anything

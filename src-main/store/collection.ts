@@ -125,13 +125,24 @@ export class Collection<T extends Row> {
    * callers that need the row synchronously (event ids) and may not wait.
    */
   stage(value: NewRow<T>, now: Date = new Date()): { row: T; committed: Promise<void> } {
+    const row = this.append(value, now);
+    return { row, committed: this.journal.durable() };
+  }
+
+  /**
+   * Adds a row and queues its record without a promise to wait on (the event
+   * log: nobody waits for one event, and a promise per event is most of an
+   * emit's cost in a boot storm). `durable()` tells when it is on disk.
+   */
+  append(value: NewRow<T>, now: Date = new Date()): T {
     const data = this.data;
     const stamp = nowIso(now);
     const row = { ...value, id: data.next_id, created_at: stamp, updated_at: stamp } as T;
     data.next_id += 1;
     data.items.push(row);
     this.byId.set(row.id, row);
-    return { row, committed: this.write({ t: 'U', r: row }) };
+    this.journal.append({ t: 'U', r: row });
+    return row;
   }
 
   /** Returns the updated row, or undefined when there is no row with this id. */
@@ -158,6 +169,21 @@ export class Collection<T extends Row> {
     return current;
   }
 
+  /**
+   * Removes the first `count` rows (the oldest: rows are in insertion order)
+   * without looking at the others; returns them once durable. For logs
+   * pruned by count, where a filter over every row would cost O(rows).
+   */
+  async removeFirst(count: number): Promise<T[]> {
+    const removed = (this.data.items as T[]).splice(0, Math.max(0, count));
+    for (const row of removed) {
+      this.byId.delete(row.id);
+      this.journal.append({ t: 'D', id: row.id });
+    }
+    if (removed.length > 0) await this.journal.durable();
+    return removed;
+  }
+
   /** Removes every row that matches; returns them. */
   async removeWhere(predicate: (row: T) => boolean): Promise<T[]> {
     const data = this.data;
@@ -170,6 +196,11 @@ export class Collection<T extends Row> {
     for (const row of removed) this.journal.append({ t: 'D', id: row.id });
     await this.journal.durable();
     return removed;
+  }
+
+  /** Resolves once every write made so far is durable (writers that do not wait for each write: the event log). */
+  durable(): Promise<void> {
+    return this.journal.durable();
   }
 
   private write(record: CollectionRecord): Promise<void> {

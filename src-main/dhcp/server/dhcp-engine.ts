@@ -240,7 +240,7 @@ export class DhcpEngine {
     this.deps.leases.whenDurable((err) => {
       if (err) return this.drop('journal_error');
       this.send(client, context, packet, MSG.ACK, 'ack');
-      if (this.deps.observer.wantsEvent('dhcp.ack')) {
+      if (this.deps.observer.wantsEvent('dhcp.ack', 'info', client.mac)) {
         this.deps.observer.event({ kind: 'dhcp.ack', message: `ACK ${intToIpv4(ip)} to ${client.mac}`, mac: client.mac, ip: intToIpv4(ip), detail: this.detail(client, context) });
       }
       if (fresh) {
@@ -316,7 +316,7 @@ export class DhcpEngine {
     level: 'info' | 'warn' = 'info',
     extra: Record<string, unknown> = {},
   ): void {
-    if (!this.deps.observer.wantsEvent(kind, level)) return;
+    if (!this.deps.observer.wantsEvent(kind, level, client.mac)) return;
     this.deps.observer.event({ kind, level, message: message(), mac: client.mac, ip: ip === null ? null : intToIpv4(ip), detail: { ...this.detail(client, context), ...extra } });
   }
 

@@ -43,26 +43,42 @@ export interface DhcpEventInput {
 }
 
 /**
- * Event budgets (events per second, burst). Outcomes — refusals, NAKs,
- * declines, leases granted or expired — get more than the per-message
- * chatter (discover, offer, request, ack, release, inform), so a busy network
- * cannot crowd them out. Beyond its budget an event is counted, not stored.
+ * Event budgets (events per second, burst). Each client has its own budget,
+ * so one machine looping on DISCOVER cannot fill the log, while every
+ * machine of a boot storm keeps the DHCP steps of its boot timeline. Behind
+ * them, two budgets for all clients together bound a flood (random MACs,
+ * perfdhcp) to what the event log's retention can hold without losing the
+ * last hour to it: outcomes — refusals, NAKs, declines, leases granted or
+ * expired, every warning — have their own, so the per-message chatter
+ * (discover, offer, request, ack, release, inform) cannot crowd them out.
+ * Beyond a budget an event is counted, not stored. (The events journal
+ * writes an event in O(1), so the budgets are about what the log keeps, not
+ * about the cost of writing it.)
  */
 const OUTCOME_KINDS: ReadonlySet<DhcpEventKind> = new Set(['dhcp.denied', 'dhcp.nak', 'dhcp.decline', 'dhcp.lease.granted', 'dhcp.lease.expired']);
-const OUTCOME_BUDGET = { rate: 5, burst: 200 };
-const CHATTER_BUDGET = { rate: 2, burst: 100 };
+export const DHCP_EVENT_BUDGETS = {
+  /** All clients' outcomes together. */
+  outcomes: { rate: 20, burst: 1000 },
+  /** All clients' per-message events together. */
+  chatter: { rate: 50, burst: 2000 },
+  /** One client (by MAC): a few boots' worth at once, then one event every 2 s. */
+  perClient: { rate: 0.5, burst: 40 },
+} as const;
+/** Clients whose budgets are kept; past it the least recently created goes (a flood of new MACs cannot grow memory). */
+const MAX_CLIENT_BUDGETS = 4096;
 
 /** A token bucket. */
 class Budget {
   private tokens: number;
-  private refilledAt = Date.now();
+  private refilledAt: number;
 
-  constructor(private readonly limits: { rate: number; burst: number }) {
+  constructor(private readonly limits: { rate: number; burst: number }, private readonly clock: () => number) {
     this.tokens = limits.burst;
+    this.refilledAt = clock();
   }
 
   take(): boolean {
-    const now = Date.now();
+    const now = this.clock();
     if (now > this.refilledAt) {
       this.tokens = Math.min(this.limits.burst, this.tokens + ((now - this.refilledAt) / 1000) * this.limits.rate);
       this.refilledAt = now;
@@ -70,6 +86,26 @@ class Budget {
     if (this.tokens < 1) return false;
     this.tokens -= 1;
     return true;
+  }
+}
+
+/** One budget per key, at most `max` of them (the oldest go first). */
+class KeyedBudgets {
+  private readonly budgets = new Map<string, Budget>();
+
+  constructor(private readonly limits: { rate: number; burst: number }, private readonly clock: () => number, private readonly max: number) {}
+
+  take(key: string): boolean {
+    let budget = this.budgets.get(key);
+    if (!budget) {
+      if (this.budgets.size >= this.max) {
+        const oldest = this.budgets.keys().next();
+        if (!oldest.done) this.budgets.delete(oldest.value);
+      }
+      budget = new Budget(this.limits, this.clock);
+      this.budgets.set(key, budget);
+    }
+    return budget.take();
   }
 }
 
@@ -98,8 +134,9 @@ class LabelCounts {
 
 /**
  * Counters per message type and drop reason, and the server's events —
- * rate-limited: a busy network (or a benchmark) would otherwise write tens
- * of thousands of events a second into the events file. Events that do not
+ * rate-limited per client and overall (see DHCP_EVENT_BUDGETS): a busy
+ * network (or a benchmark) would otherwise write tens of thousands of events
+ * a second into the event log. Events that do not
  * fit the budget are counted in `bootwright_dhcp_events_suppressed_total`,
  * and their event objects are never built.
  */
@@ -109,11 +146,16 @@ export class DhcpObserver {
   private readonly sentCounts = new LabelCounts();
   private readonly droppedCounts = new LabelCounts();
   private readonly suppressed = { count: 0, reported: 0 };
-  private readonly outcomes = new Budget(OUTCOME_BUDGET);
-  private readonly chatter = new Budget(CHATTER_BUDGET);
+  private readonly outcomes: Budget;
+  private readonly chatter: Budget;
+  private readonly clients: KeyedBudgets;
 
-  constructor(deps: { events: EventLog; metrics: Metrics }) {
+  constructor(deps: { events: EventLog; metrics: Metrics; clock?: () => number }) {
     this.events = deps.events;
+    const clock = deps.clock ?? Date.now;
+    this.outcomes = new Budget(DHCP_EVENT_BUDGETS.outcomes, clock);
+    this.chatter = new Budget(DHCP_EVENT_BUDGETS.chatter, clock);
+    this.clients = new KeyedBudgets(DHCP_EVENT_BUDGETS.perClient, clock, MAX_CLIENT_BUDGETS);
     const received = this.receivedCounts;
     const sent = this.sentCounts;
     const dropped = this.droppedCounts;
@@ -165,10 +207,15 @@ export class DhcpObserver {
     this.droppedCounts.add(reason);
   }
 
-  /** True when an event of `kind` fits its budget now (warnings count as outcomes); call before building it. */
-  wantsEvent(kind: DhcpEventKind, level: EventLevel = 'info'): boolean {
+  /**
+   * True when an event of `kind` about client `mac` fits its budgets now
+   * (warnings count as outcomes; without a MAC only the shared budget
+   * applies); call before building it.
+   */
+  wantsEvent(kind: DhcpEventKind, level: EventLevel = 'info', mac: string | null = null): boolean {
     const outcome = level !== 'info' || OUTCOME_KINDS.has(kind);
-    if ((outcome ? this.outcomes : this.chatter).take()) return true;
+    // The client's own budget first: a looping client spends its tokens, not everyone's.
+    if ((mac === null || this.clients.take(mac)) && (outcome ? this.outcomes : this.chatter).take()) return true;
     this.suppressed.count += 1;
     return false;
   }

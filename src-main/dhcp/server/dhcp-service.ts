@@ -310,7 +310,7 @@ export class DhcpService implements ManagedService {
     const now = Date.now();
     this.engine.sweepOffers(now);
     for (const lease of this.deps.leases.sweepExpired(now)) {
-      if (!this.observer.wantsEvent('dhcp.lease.expired')) continue;
+      if (!this.observer.wantsEvent('dhcp.lease.expired', 'info', lease.mac)) continue;
       const ip = intToIpv4(lease.ip);
       this.observer.event({ kind: 'dhcp.lease.expired', message: `lease ${ip} of ${lease.mac} expired`, mac: lease.mac, ip, detail: { arch: lease.arch, vendor_class: lease.vendorClass, hostname: lease.hostname } });
     }

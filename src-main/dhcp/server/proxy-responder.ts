@@ -1,3 +1,4 @@
+import { intToIpv4 } from '../../network/ip-math.js';
 import type { AccessPolicy } from '../access-policy.js';
 import type { Archmap } from '../archmap.js';
 import type { Reservations } from '../reservations.js';
@@ -57,7 +58,7 @@ export class ProxyResponder {
       if (reason === 'not_whitelisted') {
         void this.deps.access.recordUnauthorized({ mac: client.mac, vendor_class: client.vendorClass, arch: client.arch, hostname: client.hostname });
       }
-      if (observer.wantsEvent('dhcp.denied')) {
+      if (observer.wantsEvent('dhcp.denied', 'warn', client.mac)) {
         observer.event({
           kind: 'dhcp.denied',
           level: 'warn',
@@ -75,11 +76,15 @@ export class ProxyResponder {
       bootFileOverride: reservation?.boot_file ?? null,
     });
     if (!boot) return observer.dropped('not_for_us');
-    if (observer.wantsEvent(type === MSG.OFFER ? 'dhcp.discover' : 'dhcp.request')) {
+    // The address the LAN's server gave (a port 4011 REQUEST carries it): it ties the TFTP and HTTP
+    // transfers that follow, which know only the address, to this MAC in the boot timeline.
+    const clientIp = client.ciaddr !== 0 ? intToIpv4(client.ciaddr) : null;
+    if (observer.wantsEvent(type === MSG.OFFER ? 'dhcp.discover' : 'dhcp.request', 'info', client.mac)) {
       observer.event({
         kind: type === MSG.OFFER ? 'dhcp.discover' : 'dhcp.request',
         message: `proxyDHCP ${type === MSG.OFFER ? 'DISCOVER' : 'REQUEST'} from ${client.mac}`,
         mac: client.mac,
+        ip: clientIp,
         detail: this.detail(client, context),
       });
     }
@@ -95,11 +100,12 @@ export class ProxyResponder {
     });
     const destination = source ?? replyDestination(client, type);
     this.deps.send({ packet, destination, type: type === MSG.OFFER ? 'offer' : 'ack', context, viaPxePort });
-    if (observer.wantsEvent(type === MSG.OFFER ? 'dhcp.offer' : 'dhcp.ack')) {
+    if (observer.wantsEvent(type === MSG.OFFER ? 'dhcp.offer' : 'dhcp.ack', 'info', client.mac)) {
       observer.event({
         kind: type === MSG.OFFER ? 'dhcp.offer' : 'dhcp.ack',
         message: `proxyDHCP ${type === MSG.OFFER ? 'OFFER' : 'ACK'} to ${client.mac}: ${boot.file}`,
         mac: client.mac,
+        ip: clientIp,
         detail: { ...this.detail(client, context), boot_file: boot.file, boot_kind: boot.kind },
       });
     }

@@ -24,6 +24,9 @@ const COLORS: Record<string, string> = {
   succeeded: 'teal',
   skipped: 'gray',
   timeout: 'orange',
+  in_progress: 'blue',
+  booted: 'teal',
+  installing: 'grape',
 };
 
 /** A state word with a colour that matches it in both themes (the word itself carries the meaning). */

@@ -31,6 +31,10 @@ const INVALIDATES: readonly [prefix: string, keys: QueryKey[]][] = [
   ['script.', [['scripts']]],
   ['host.inventory.', [['baselines', 'runs']]],
   ['baseline.run.', [['baselines', 'runs'], ['netboot', 'tasks']]],
+  // The steps of boot timelines (src-main/hosts/boot-timeline.ts).
+  ...['dhcp.', 'tftp.transfer.', 'http.transfer.', 'boot.', 'host.discovered', 'netboot.task.', 'netboot.answer_fetched', 'netboot.callback', 'baseline.run.', 'wol.sent'].map(
+    (prefix): [string, QueryKey[]] => [prefix, [['boot-timeline']]],
+  ),
 ];
 
 export function keysFor(kind: string): QueryKey[] {

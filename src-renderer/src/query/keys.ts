@@ -25,6 +25,10 @@ export const keys = {
   hosts: ['hosts'] as const,
   host: (id: number) => ['hosts', 'one', id] as const,
   bootConfig: (id: number) => ['hosts', 'boot-config', id] as const,
+  /** Boot timelines: built from events, so live-invalidation refreshes them on the boot path's events. */
+  bootTimelines: ['boot-timeline'] as const,
+  hostTimeline: (id: number) => ['boot-timeline', 'host', id] as const,
+  bootingNow: ['boot-timeline', 'now'] as const,
   profiles: ['profiles'] as const,
   profile: (id: number) => ['profiles', 'one', id] as const,
   versions: (id: number) => ['profiles', 'versions', id] as const,

@@ -1,4 +1,4 @@
-import type { Host, HostBatchAssign, HostBatchResult, HostImportRow, HostInput, ImportMode, ImportReport } from '@contracts/hosts';
+import type { BootingNow, Host, HostBatchAssign, HostBatchResult, HostImportRow, HostInput, HostTimeline, ImportMode, ImportReport } from '@contracts/hosts';
 import type { ApiClient, ListResult } from '../api-client.js';
 import { segment, withQuery, type ListParams } from '../query-string.js';
 
@@ -15,5 +15,11 @@ export function hostsClient(client: ApiClient) {
       client.post(withQuery('/hosts/import', { mode: options.mode, dry_run: options.dryRun || undefined }), source),
     removeMany: (ids: number[]): Promise<HostBatchResult> => client.post('/hosts/batch/delete', { ids }),
     assignMany: (change: HostBatchAssign): Promise<HostBatchResult> => client.post('/hosts/batch/assign', change),
+    /** A host's boots, newest first (GET /hosts/{id}/timeline). */
+    timeline: (id: number, limit?: number): Promise<HostTimeline> => client.get(withQuery(`/hosts/${segment(id)}/timeline`, { limit })),
+    /** Any MAC's boots, hosts or not (GET /hosts/timeline?mac=). */
+    timelineByMac: (mac: string, limit?: number): Promise<HostTimeline> => client.get(withQuery('/hosts/timeline', { mac, limit })),
+    /** The boots with a step in the last 10 minutes. */
+    bootingNow: (): Promise<ListResult<BootingNow>> => client.list('/hosts/booting-now'),
   };
 }

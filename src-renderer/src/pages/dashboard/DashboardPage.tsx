@@ -12,6 +12,7 @@ import { keys } from '../../query/keys.js';
 import { ServiceButtons } from '../services/ServiceControls.js';
 import { SERVICE_PAGES } from '../services/service-actions.js';
 import { bucketByTime } from './boot-buckets.js';
+import { BootingNowCard } from './BootingNowCard.js';
 import { DashboardWarnings } from './DashboardWarnings.js';
 import { EventList } from './EventList.js';
 
@@ -196,6 +197,7 @@ export function DashboardPage() {
         <LeaseUtilisation />
         <BootsChart />
       </SimpleGrid>
+      <BootingNowCard />
     </Stack>
   );
 }

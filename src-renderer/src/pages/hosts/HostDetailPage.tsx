@@ -15,6 +15,7 @@ import { useApiAction, useApiPage, useApiQuery } from '../../query/api-hooks.js'
 import { keys } from '../../query/keys.js';
 import { NotFoundPage } from '../NotFoundPage.js';
 import { BootConfigPreview } from './BootConfigPreview.js';
+import { HostBootTimelineCard } from './BootTimeline.js';
 import { HostBaselineRunsCard } from './HostBaselineRunsCard.js';
 import { HostInventoryCard } from './HostInventoryCard.js';
 import { CreateTaskDialog } from '../netboot/CreateTaskDialog.js';
@@ -159,6 +160,7 @@ export function HostDetailPage() {
         }
       />
       <HostInstallCard hostId={host.id} />
+      <HostBootTimelineCard hostId={host.id} />
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         <Details host={host} />
         <Stack gap="md">

@@ -347,6 +347,16 @@ describe('proxyDHCP', () => {
     expect(findOption(ack!.packet, OPT.VENDOR_SPECIFIC)).toEqual(Buffer.from([6, 1, 8, 71, 4, 0x80, 0, 0, 0, 255]));
   });
 
+  it("puts a port 4011 REQUEST's client address in its events (the boot timeline ties later transfers to the MAC by it)", () => {
+    const before = kit.ctx.events.all().at(-1)?.id ?? 0;
+    proxy(request(MAC_A, REQUEST, [opt.vendorClass('PXEClient:Arch:00007:UNDI:003016'), opt.arch(7)], { ciaddr: '10.50.0.77' }), true);
+    const events = kit.ctx.events.since(before).filter((event) => event.kind === 'dhcp.request' || event.kind === 'dhcp.ack');
+    expect(events.map((event) => [event.kind, event.mac, event.ip])).toEqual([
+      ['dhcp.request', MAC_A, '10.50.0.77'],
+      ['dhcp.ack', MAC_A, '10.50.0.77'],
+    ]);
+  });
+
   it('refuses blacklisted PXE clients', async () => {
     await kit.access.add('blacklist', { mac: MAC_A });
     expect(proxy(request(MAC_A, DISCOVER, [opt.vendorClass('PXEClient:Arch:00000:UNDI:002001')]))).toHaveLength(0);
