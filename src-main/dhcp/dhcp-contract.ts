@@ -35,10 +35,15 @@ export const MAX_BOOT_PATH = 127;
 export const MIN_LEASE_SECONDS = 10;
 export const MAX_LEASE_SECONDS = 31_536_000;
 
-/** The rogue-DHCP probe's listening time (settings and POST /dhcp/probe). */
+/**
+ * The rogue-DHCP probe's listening time (settings and POST /dhcp/probe). The
+ * default is 3.5 s, not 2: dnsmasq (the server of many routers) pings an
+ * address for 3 s before it first offers it, so a shorter probe misses it
+ * (docs/dhcp.md, "Rogue-DHCP guard").
+ */
 export const MIN_PROBE_TIMEOUT_MS = 100;
 export const MAX_PROBE_TIMEOUT_MS = 10_000;
-export const DEFAULT_PROBE_TIMEOUT_MS = 2_000;
+export const DEFAULT_PROBE_TIMEOUT_MS = 3_500;
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Ip = Type.String({ minLength: 7, maxLength: 15, description: 'IPv4 address' });
@@ -373,7 +378,8 @@ export const ForeignDhcpServerSchema = Type.Object(
     router: Type.Union([Type.String(), Type.Null()], { description: 'Option 3 of its OFFER (first router)' }),
     lease_seconds: Type.Union([Type.Integer(), Type.Null()]),
   },
-  { $id: 'ForeignDhcpServer' },
+  // No $id: it appears twice in one response (GET /dhcp/guard), which a named schema cannot.
+  { additionalProperties: false },
 );
 export type ForeignDhcpServer = Static<typeof ForeignDhcpServerSchema>;
 

@@ -29,6 +29,8 @@ export interface RogueGuardOptions {
 }
 
 const EVENT_INTERVAL_MS = 10 * 60_000;
+/** A clear probe of an interface (at the same address) stands this long: a settings change restarts the service without another wait. */
+const CLEAR_FOR_MS = 5 * 60_000;
 const SIGHTING_TTL_MS = 24 * 3600_000;
 const MAX_SIGHTINGS = 64;
 
@@ -45,6 +47,8 @@ export class RogueGuard {
   private verdicts: GuardInterface[] = [];
   private readonly sightings = new Map<string, ForeignSighting>();
   private readonly lastEvent = new Map<string, number>();
+  /** Interface → address and time of its last clear probe. */
+  private readonly clearAt = new Map<string, { address: string; at: number }>();
 
   constructor(deps: RogueGuardDeps, options: RogueGuardOptions = {}) {
     this.deps = deps;
@@ -65,6 +69,11 @@ export class RogueGuard {
       const none = (message: string): GuardInterface => ({ interface: plan.name, state: 'not_probed', probed_at: null, foreign: [], message });
       if (!settings.rogue_guard) return none('rogue_guard is off: not probed');
       if (nic?.internal) return none('loopback: no segment to guard');
+      const clear = this.clearAt.get(plan.name);
+      if (clear && clear.address === plan.address && Date.now() - clear.at < CLEAR_FOR_MS) {
+        const previous = this.verdicts.find((v) => v.interface === plan.name && v.state === 'clear');
+        if (previous) return previous;
+      }
       const probedAt = new Date().toISOString();
       let foreign: ForeignDhcpServer[];
       try {
@@ -73,7 +82,11 @@ export class RogueGuard {
         this.deps.log.warn(`dhcp: ${errorMessage(err)}; serving ${plan.name} unprobed`);
         return none(`${errorMessage(err)}; served without the check`);
       }
-      if (foreign.length === 0) return { interface: plan.name, state: 'clear', probed_at: probedAt, foreign, message: 'no other DHCP server answered' };
+      if (foreign.length === 0) {
+        this.clearAt.set(plan.name, { address: plan.address, at: Date.now() });
+        return { interface: plan.name, state: 'clear', probed_at: probedAt, foreign, message: 'no other DHCP server answered' };
+      }
+      this.clearAt.delete(plan.name);
       const verdict: GuardInterface = settings.force
         ? { interface: plan.name, state: 'forced', probed_at: probedAt, foreign, message: `${describeForeign(plan.name, foreign)}; served anyway in server mode ("force": true) — clients may take either server's answer` }
         : { interface: plan.name, state: 'blocked', probed_at: probedAt, foreign, message: blockedMessage(plan.name, foreign) };
@@ -82,6 +95,11 @@ export class RogueGuard {
     }));
     this.verdicts = verdicts;
     return { blocked: new Set(verdicts.filter((v) => v.state === 'blocked').map((v) => v.interface)), verdicts };
+  }
+
+  /** Forgets an interface's clear probe, so the next start probes it again (its link went down and up: maybe another network). */
+  forget(interfaceName: string): void {
+    this.clearAt.delete(interfaceName);
   }
 
   /** `POST /dhcp/probe`: one probe of one interface, whatever the settings say. */
@@ -101,6 +119,7 @@ export class RogueGuard {
     } catch (err) {
       throw new AppError('INVALID_STATE', errorMessage(err), { cause: err });
     }
+    if (foreign.length > 0) this.clearAt.delete(interfaceName);
     return { interface: interfaceName, probed_at: probedAt, foreign };
   }
 
@@ -148,6 +167,8 @@ export class RogueGuard {
     const now = Date.now();
     const at = new Date(now).toISOString();
     const key = `${interfaceName ?? '-'}|${serverId}`;
+    // Seen there now: the next start probes that interface again.
+    if (interfaceName) this.clearAt.delete(interfaceName);
     const previous = this.sightings.get(key);
     if (previous) {
       Object.assign(previous, { last_seen: at, count: previous.count + 1, how, ...(clientMac ? { client_mac: clientMac } : {}), ...(server ? { server } : {}) });

@@ -53,6 +53,23 @@ describe('the rogue-DHCP guard before server mode', () => {
     expect(guard.status().interfaces).toEqual(verdicts);
   });
 
+  it('trusts a clear probe for a while (a settings change restarts without another wait) unless the interface is forgotten or changed address', async () => {
+    const { guard, probed } = kit();
+    const eth0 = { name: 'eth0', address: '192.168.88.2' };
+    expect((await guard.check([eth0])).verdicts[0]?.state).toBe('clear');
+    expect((await guard.check([eth0])).verdicts[0]?.state).toBe('clear');
+    expect(probed).toHaveLength(1);
+    await guard.check([{ name: 'eth0', address: '192.168.88.3' }]);
+    expect(probed).toHaveLength(2);
+    guard.forget('eth0');
+    await guard.check([{ name: 'eth0', address: '192.168.88.3' }]);
+    expect(probed).toHaveLength(3);
+    // A foreign server seen there: probed again at the next start.
+    guard.clientChoseOther('eth0', '192.168.88.1', '52:54:00:aa:00:01');
+    await guard.check([{ name: 'eth0', address: '192.168.88.3' }]);
+    expect(probed).toHaveLength(4);
+  });
+
   it('serves anyway with force, and reports it', async () => {
     const { guard, events } = kit({ force: true }, { eth0: [ROUTER] });
     const { blocked, verdicts } = await guard.check([{ name: 'eth0', address: '192.168.88.2' }]);
