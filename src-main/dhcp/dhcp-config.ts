@@ -1,7 +1,7 @@
 import type { FieldError } from '../core/errors.js';
 import { intToIpv4, isHostIn, parseIpv4, parseIpv4Subnet, type Ipv4Subnet } from '../network/ip-math.js';
 import { customOptionProblem } from './dhcp-options.js';
-import type { DhcpSettings } from './dhcp-contract.js';
+import { DEFAULT_PROBE_TIMEOUT_MS, type DhcpSettings } from './dhcp-contract.js';
 
 /*
  * The DHCP settings' defaults and the checks the JSON schema cannot make; the
@@ -17,6 +17,9 @@ export function dhcpDefaults(): DhcpSettings {
     ping_check: false,
     decline_quarantine_seconds: 86_400,
     access_mode: 'open',
+    rogue_guard: true,
+    rogue_probe_timeout_ms: DEFAULT_PROBE_TIMEOUT_MS,
+    force: false,
   };
 }
 

@@ -35,6 +35,16 @@ export const MAX_BOOT_PATH = 127;
 export const MIN_LEASE_SECONDS = 10;
 export const MAX_LEASE_SECONDS = 31_536_000;
 
+/**
+ * The rogue-DHCP probe's listening time (settings and POST /dhcp/probe). The
+ * default is 3.5 s, not 2: dnsmasq (the server of many routers) pings an
+ * address for 3 s before it first offers it, so a shorter probe misses it
+ * (docs/dhcp.md, "Rogue-DHCP guard").
+ */
+export const MIN_PROBE_TIMEOUT_MS = 100;
+export const MAX_PROBE_TIMEOUT_MS = 10_000;
+export const DEFAULT_PROBE_TIMEOUT_MS = 3_500;
+
 const Timestamp = Type.String({ format: 'date-time' });
 const Ip = Type.String({ minLength: 7, maxLength: 15, description: 'IPv4 address' });
 
@@ -107,6 +117,17 @@ const DhcpSettingsFields = {
   }),
   access_mode: Type.Enum([...ACCESS_MODES], {
     description: '`open`: everyone except the blacklist; `whitelist`: only whitelisted MACs get DHCP, proxyDHCP and boot files',
+  }),
+  rogue_guard: Type.Boolean({
+    description: 'Before serving an interface in server mode, probe it for another DHCP server (a DISCOVER, then wait rogue_probe_timeout_ms); false skips the probe and its wait',
+  }),
+  rogue_probe_timeout_ms: Type.Integer({
+    minimum: MIN_PROBE_TIMEOUT_MS,
+    maximum: MAX_PROBE_TIMEOUT_MS,
+    description: 'How long the rogue-DHCP probe listens for OFFERs: the start of server mode waits this long when nothing answers',
+  }),
+  force: Type.Boolean({
+    description: 'Serve in server mode even where the probe found another DHCP server (it is still reported: event dhcp.foreign_server, GET /dhcp/guard)',
   }),
 };
 
@@ -341,3 +362,76 @@ export const MoveResultSchema = Type.Object({
   code: Type.Optional(Type.String()),
 });
 export type MoveResult = Static<typeof MoveResultSchema>;
+
+// ---- rogue-DHCP guard (/dhcp/probe, /dhcp/guard) ----
+
+/** Another DHCP server that answered a probe (or that a client named while we served). */
+export const ForeignDhcpServerSchema = Type.Object(
+  {
+    server_id: Type.String({ description: 'Option 54 of its OFFER (its source address when it sent none)' }),
+    source_ip: Type.String({ description: 'The address its OFFER came from' }),
+    mac: Type.Union([Type.String(), Type.Null()], {
+      description: 'Its MAC from this machine\'s neighbour (ARP) table when the kernel has it; UDP sockets do not see Ethernet headers, so often null',
+    }),
+    offered_ip: Type.Union([Type.String(), Type.Null()], { description: 'The address it offered our probe (yiaddr)' }),
+    subnet_mask: Type.Union([Type.String(), Type.Null()]),
+    router: Type.Union([Type.String(), Type.Null()], { description: 'Option 3 of its OFFER (first router)' }),
+    lease_seconds: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  // No $id: it appears twice in one response (GET /dhcp/guard), which a named schema cannot.
+  { additionalProperties: false },
+);
+export type ForeignDhcpServer = Static<typeof ForeignDhcpServerSchema>;
+
+export const DhcpProbeBodySchema = Type.Object(
+  {
+    interface: Type.String({ minLength: 1, maxLength: 64, description: 'Interface to probe (it needs an IPv4 address)' }),
+    timeout_ms: Type.Optional(Type.Integer({ minimum: MIN_PROBE_TIMEOUT_MS, maximum: MAX_PROBE_TIMEOUT_MS, description: 'Listening time; default rogue_probe_timeout_ms' })),
+  },
+  { additionalProperties: false },
+);
+export type DhcpProbeBody = Static<typeof DhcpProbeBodySchema>;
+
+export const DhcpProbeResultSchema = Type.Object({
+  interface: Type.String(),
+  probed_at: Timestamp,
+  foreign: Type.Array(ForeignDhcpServerSchema, { description: 'Other DHCP servers that offered an address; empty: none answered' }),
+});
+export type DhcpProbeResult = Static<typeof DhcpProbeResultSchema>;
+
+/**
+ * What the guard decided for a server-mode interface at the last start:
+ * `clear` (nobody else answered), `blocked` (another server answered: not
+ * served), `forced` (another server answered, served anyway: `force`),
+ * `not_probed` (guard off, loopback, or the probe could not run: see message).
+ */
+export const GUARD_STATES = ['clear', 'blocked', 'forced', 'not_probed'] as const;
+export type GuardState = (typeof GUARD_STATES)[number];
+
+export const GuardInterfaceSchema = Type.Object({
+  interface: Type.String(),
+  state: Type.Unsafe<GuardState>(Type.Union(GUARD_STATES.map((state) => Type.Literal(state)))),
+  probed_at: Type.Union([Timestamp, Type.Null()]),
+  foreign: Type.Array(ForeignDhcpServerSchema),
+  message: Type.String({ description: 'What happened and what to do (e.g. switch the interface to proxy mode)' }),
+});
+export type GuardInterface = Static<typeof GuardInterfaceSchema>;
+
+/** A foreign server noticed while serving: a client REQUEST naming it (option 54), or the periodic probe. */
+export const ForeignSightingSchema = Type.Object({
+  interface: Type.Union([Type.String(), Type.Null()], { description: 'The served interface it was seen on; null when a broadcast could not be placed' }),
+  server_id: Type.String(),
+  how: Type.Unsafe<'client_request' | 'probe'>(Type.Union([Type.Literal('client_request'), Type.Literal('probe')])),
+  client_mac: Type.Union([Type.String(), Type.Null()], { description: 'The client that named it (client_request)' }),
+  server: Type.Union([ForeignDhcpServerSchema, Type.Null()], { description: 'Its OFFER (probe)' }),
+  first_seen: Timestamp,
+  last_seen: Timestamp,
+  count: Type.Integer(),
+});
+export type ForeignSighting = Static<typeof ForeignSightingSchema>;
+
+export const DhcpGuardStatusSchema = Type.Object({
+  interfaces: Type.Array(GuardInterfaceSchema, { description: 'Server-mode interfaces at the last start of the DHCP service' }),
+  sightings: Type.Array(ForeignSightingSchema, { description: 'Foreign servers seen while serving (the last 24 h, newest first)' }),
+});
+export type DhcpGuardStatus = Static<typeof DhcpGuardStatusSchema>;

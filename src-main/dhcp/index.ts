@@ -10,8 +10,10 @@ import { DhcpSettings } from './dhcp-settings.js';
 import { leaseRoutes } from './lease-routes.js';
 import { LeaseDatabase, leaseNameSource } from './leases.js';
 import { reservationRoutes } from './reservation-routes.js';
+import { rogueRoutes } from './rogue-routes.js';
 import { Reservations } from './reservations.js';
 import { DhcpService, type DhcpServiceOptions } from './server/dhcp-service.js';
+import type { RogueGuard } from './server/rogue-guard.js';
 import { observeJournal, registerLeaseGauges } from './server/lease-gauges.js';
 
 export { AccessPolicy, type AccessMode, type UnauthorizedInfo } from './access-policy.js';
@@ -20,6 +22,7 @@ export { DhcpSettings } from './dhcp-settings.js';
 export { LeaseDatabase, leaseNameSource, type Lease } from './leases.js';
 export { Reservations, type DhcpReservation, type HostReservationInput } from './reservations.js';
 export { DhcpService, type DhcpServiceDeps, type DhcpServiceOptions } from './server/dhcp-service.js';
+export type { RogueGuard } from './server/rogue-guard.js';
 
 /** The DHCP area's facade (`ctx.dhcpSettings`, `ctx.leases`, … while AppContext lasts). */
 export interface DhcpFacade {
@@ -30,13 +33,15 @@ export interface DhcpFacade {
   access: AccessPolicy;
   /** Option 93 code → boot files; the boot loader check reads it. */
   archmap: Archmap;
+  /** The rogue-DHCP guard: on-demand probes (POST /dhcp/probe) and what it decided and saw (GET /dhcp/guard). */
+  guard: RogueGuard;
 }
 
 /** What DHCP takes from the DNS area: option 15's default domain, and a name source for leases with a hostname. */
 export type DhcpDnsNeeds = Pick<DnsService, 'settings' | 'addNameSource'>;
 
 /** Options of the DHCP area the core passes through from its own (tests set them). */
-export type DhcpAreaOptions = Pick<DhcpServiceOptions, 'ping' | 'ports' | 'sweepMs'>;
+export type DhcpAreaOptions = Pick<DhcpServiceOptions, 'ping' | 'ports' | 'sweepMs' | 'prober' | 'recheckMs'>;
 
 /** Every IPv4 address of this machine (validation: a pool must not hold one of ours). */
 export function ownIpv4Addresses(network: NetworkService): string[] {
@@ -63,7 +68,7 @@ export function dhcpArea(options: DhcpAreaOptions = {}): AreaModule<'dhcp', Dhcp
       const ownAddresses = () => ownIpv4Addresses(network);
       const settings = new DhcpSettings({ store, ownAddresses, log });
       const leases = await LeaseDatabase.open({ dir: path.join(kernel.config.dataDir, 'dhcp'), log });
-      const facade: DhcpFacade = {
+      const parts = {
         settings,
         leases,
         access: new AccessPolicy({ store, mode: () => settings.current().access_mode, log }),
@@ -74,7 +79,7 @@ export function dhcpArea(options: DhcpAreaOptions = {}): AreaModule<'dhcp', Dhcp
       observeJournal({ metrics, leases });
       dns.addNameSource(leaseNameSource(leases));
       const service = new DhcpService(
-        { ...kernel, ...facade },
+        { ...kernel, ...parts },
         {
           ...options,
           // Boot URLs point at the HTTP server; its port is known only once it listens (port 0 in tests).
@@ -82,9 +87,10 @@ export function dhcpArea(options: DhcpAreaOptions = {}): AreaModule<'dhcp', Dhcp
           localDomain: () => dns.settings.get().local_domain,
         },
       );
+      const facade: DhcpFacade = { ...parts, guard: service.guard };
       return {
         facade,
-        routes: [dhcpSettingsRoutes(facade), leaseRoutes(facade), reservationRoutes(facade.reservations), accessRoutes(facade.access)],
+        routes: [dhcpSettingsRoutes(facade), leaseRoutes(facade), reservationRoutes(facade.reservations), accessRoutes(facade.access), rogueRoutes(facade.guard)],
         services: [service],
         // After every service stopped: the server's last lease write is in the journal.
         close: () => leases.close(),

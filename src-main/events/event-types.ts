@@ -33,6 +33,7 @@ export const KNOWN_EVENT_KINDS = {
   'dhcp.denied': 'A blacklisted, or in whitelist mode unlisted, client got no DHCP or proxyDHCP answer (warn); mac; detail: arch, arch_name, vendor_class, ipxe, hostname, interface, subnet, mode, reason',
   'dhcp.lease.granted': 'A new lease, or a lease for another address, was acknowledged; mac, ip; detail: arch, arch_name, vendor_class, ipxe, hostname, interface, subnet, mode, lease_seconds',
   'dhcp.lease.expired': 'A lease ran out; mac, ip; detail: arch, vendor_class, hostname',
+  'dhcp.foreign_server': 'Another DHCP server answers on a segment we serve or were to serve in server mode (warn; once per interface and server per 10 minutes): the start\'s probe (verdict blocked or forced), the periodic probe, or a client REQUEST naming it; mac (the client), ip (its server id); detail: interface, server_id, how (probe, client_request), client_mac, server, verdict',
   'boot.script_served': 'A machine got its boot script; mac, ip, host_id; detail: arch, platform, uuid, serial, profile, profile_id, action, reason',
   'boot.script_failed': 'A boot script template failed to render at boot; the machine got the fallback script (error); detail: script, profile, profile_id, error',
   'boot.denied': 'A machine denied by the access lists asked for its boot script (warn); mac, ip; detail: arch, platform',

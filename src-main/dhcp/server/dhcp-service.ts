@@ -17,6 +17,10 @@ import { decode, DhcpDecodeError, encode } from './dhcp-codec.js';
 import { DhcpEngine } from './dhcp-engine.js';
 import type { OutgoingReply, PingProbe, ServingContext } from './dhcp-types.js';
 import { DhcpObserver } from './dhcp-observer.js';
+import { MSG } from '../dhcp-options.js';
+import { RogueGuard, type GuardPlan } from './rogue-guard.js';
+import type { DhcpProber } from './rogue-probe.js';
+import { isProbeRequest } from './rogue-probe-packet.js';
 import { ProxyResponder } from './proxy-responder.js';
 import { systemPingProbe } from './ping-check.js';
 import { SERVER_PORT } from './reply-addressing.js';
@@ -43,6 +47,10 @@ export interface DhcpServiceOptions {
   ports?: { server?: number; pxe?: number };
   /** Expiry sweep interval. */
   sweepMs?: number;
+  /** Replaces the rogue-DHCP probe's sockets (tests). */
+  prober?: DhcpProber;
+  /** How often a served server-mode interface is probed again for another DHCP server; 0: never. */
+  recheckMs?: number;
 }
 
 /** An interface in server or proxy mode, with our address on it and its sockets. */
@@ -61,6 +69,8 @@ interface ServingInterface {
 const SWEEP_MS = 5_000;
 const RECV_BUFFER_BYTES = 4 * 1024 * 1024;
 const DOMAIN_CACHE_MS = 5_000;
+/** The periodic rogue-DHCP probe: one DISCOVER per served server-mode interface every five minutes. */
+const RECHECK_MS = 5 * 60_000;
 
 /**
  * The sockets' "name lookup": replies only ever go to dotted quads we computed,
@@ -93,6 +103,9 @@ export class DhcpService implements ManagedService {
   private readonly observer: DhcpObserver;
   private readonly engine: DhcpEngine;
   private readonly proxy: ProxyResponder;
+  /** The rogue-DHCP guard: the start's probe, POST /dhcp/probe, foreign servers seen while serving. */
+  readonly guard: RogueGuard;
+  private recheckTimer: NodeJS.Timeout | null = null;
   private wildcard: dgram.Socket | null = null;
   private wildcardPxe: dgram.Socket | null = null;
   private serving: ServingInterface[] = [];
@@ -108,6 +121,7 @@ export class DhcpService implements ManagedService {
     this.options = options;
     this.log = deps.log.scope('dhcp');
     this.observer = new DhcpObserver({ events: deps.events, metrics: deps.metrics });
+    this.guard = new RogueGuard({ events: deps.events, network: deps.network, settings: deps.settings, log: this.log }, options.prober ? { prober: options.prober } : {});
     const ping = options.ping ?? systemPingProbe(this.log);
     const send = (reply: OutgoingReply) => this.send(reply);
     this.engine = new DhcpEngine({
@@ -169,6 +183,12 @@ export class DhcpService implements ManagedService {
       plans.push({ name: iface.name, mode: iface.mode as Exclude<DhcpMode, 'off'>, address: chosen.address });
     }
     if (plans.length === 0) throw new Error(`none of the DHCP interfaces (${enabled.map((i) => i.name).join(', ')}) exists with an IPv4 address`);
+    // The rogue-DHCP guard: before the sockets open (so our own server cannot answer), probe the server-mode interfaces.
+    const { blocked, verdicts } = await this.guard.check(plans.filter((p) => p.mode === 'server'));
+    const refusals = verdicts.filter((v) => blocked.has(v.interface)).map((v) => v.message);
+    for (const message of refusals) this.log.warn(`dhcp: ${message}`);
+    plans.splice(0, plans.length, ...plans.filter((p) => !blocked.has(p.name)));
+    if (plans.length === 0) throw new Error(refusals.join(' '));
 
     this.wildcard = await this.bind('0.0.0.0', ports.server, (msg, rinfo) => this.receive(msg, rinfo, null, false));
     this.wildcardPxe = await this.bind('0.0.0.0', ports.pxe, (msg, rinfo) => this.receive(msg, rinfo, null, true));
@@ -188,11 +208,18 @@ export class DhcpService implements ManagedService {
     this.bound = [`udp 0.0.0.0:${ports.server}`, `udp 0.0.0.0:${ports.pxe}`, ...plans.flatMap((p) => [`udp ${p.address}:${ports.server} (${p.name}, ${p.mode})`, `udp ${p.address}:${ports.pxe} (${p.name})`])];
     this.sweepTimer = setInterval(() => this.sweep(), this.options.sweepMs ?? SWEEP_MS);
     this.sweepTimer.unref();
+    const recheckMs = this.options.recheckMs ?? RECHECK_MS;
+    if (recheckMs > 0) {
+      this.recheckTimer = setInterval(() => void this.guard.recheck(this.serverPlans()), recheckMs);
+      this.recheckTimer.unref();
+    }
   }
 
   async stop(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
+    this.recheckTimer = null;
     const sockets = [this.wildcard, this.wildcardPxe, ...this.serving.flatMap((s) => [s.socket, s.pxeSocket])].filter((s): s is dgram.Socket => !!s);
     this.wildcard = null;
     this.wildcardPxe = null;
@@ -248,6 +275,12 @@ export class DhcpService implements ManagedService {
       this.observer.dropped('not_request');
       return;
     }
+    // A rogue-DHCP probe (ours from POST /dhcp/probe or the periodic check, or another Bootwright's): never answered.
+    if (client.clientId !== null && isProbeRequest(client)) {
+      this.observer.dropped('not_for_us');
+      return;
+    }
+    if (client.type === MSG.REQUEST && client.serverId !== null && client.giaddr === 0 && !this.ownAddresses.has(client.serverId)) this.foreignRequest(client, via);
     this.observer.received(client.type);
     try {
       this.dispatch(client, rinfo, via, pxePort);
@@ -287,6 +320,29 @@ export class DhcpService implements ManagedService {
     }
     if (mode === 'server') return this.engine.handle(client, context);
     return this.proxy.handle(client, context, { pxePort: false });
+  }
+
+  /**
+   * A client on a segment we serve asks another server for its address
+   * (option 54 names it, RFC 2131 §4.3.2): a foreign DHCP server answers there.
+   * Only server mode cares (proxy mode lives beside one by design). The
+   * interface: the one the unicast came to, else the one whose subnet holds
+   * the requested address, else the only server-mode one (null if several).
+   * Relayed requests are skipped: a relay may forward to several servers.
+   */
+  private foreignRequest(client: ClientRequest, via: ServingInterface | null): void {
+    const servers = this.serving.filter((s) => s.mode === 'server');
+    if (servers.length === 0) return;
+    const requested = client.requestedIp;
+    const iface = (via?.mode === 'server' ? via : undefined)
+      ?? (requested !== null ? servers.find((s) => s.context.subnet && subnetHas(s.context.subnet.subnet, requested)) : undefined)
+      ?? (servers.length === 1 ? servers[0] : undefined);
+    this.guard.clientChoseOther(iface?.name ?? null, intToIpv4(client.serverId ?? 0), client.mac);
+  }
+
+  /** The served server-mode interfaces (the periodic probe's targets). */
+  private serverPlans(): GuardPlan[] {
+    return this.serving.filter((s) => s.mode === 'server').map((s) => ({ name: s.name, address: s.address }));
   }
 
   private send(reply: OutgoingReply): void {

@@ -6,13 +6,14 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
  * pages follow it without polling.
  */
 const INVALIDATES: readonly [prefix: string, keys: QueryKey[]][] = [
-  ['service.', [['services'], ['status']]],
+  ['service.', [['services'], ['status'], ['dhcp', 'guard']]],
   ['dns.record.', [['dns', 'records']]],
   ['dhcp.lease.', [['leases']]],
   ['dhcp.ack', [['leases']]],
   ['dhcp.release', [['leases']]],
   ['dhcp.decline', [['leases']]],
   ['dhcp.denied', [['access', 'unauthorized']]],
+  ['dhcp.foreign_server', [['dhcp', 'guard']]],
   ['boot.', [['hosts']]],
   ['host.', [['hosts']]],
   ['wol.', [['wol']]],

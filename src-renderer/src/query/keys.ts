@@ -14,6 +14,7 @@ export const keys = {
   dhcp: ['dhcp'] as const,
   dhcpSettings: ['dhcp', 'settings'] as const,
   archmap: ['dhcp', 'archmap'] as const,
+  dhcpGuard: ['dhcp', 'guard'] as const,
   leases: ['leases'] as const,
   leaseStats: ['leases', 'stats'] as const,
   reservations: ['dhcp', 'reservations'] as const,

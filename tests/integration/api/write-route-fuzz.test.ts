@@ -67,7 +67,8 @@ const EXCLUDED: Record<string, string> = {
  * - the update feed URL, wherever a settings body carries it, is pinned to a
  *   refusing loopback port;
  * - the diagnostics (real ping/traceroute) have their target pinned to
- *   127.0.0.1 and their counts to one quick probe.
+ *   127.0.0.1 and their counts to one quick probe;
+ * - the rogue-DHCP probe's interface is pinned to one that does not exist.
  */
 interface RoutePolicy {
   /** Valid values of a path param, instead of ids from the list route. */
@@ -418,6 +419,8 @@ const ROUTE_POLICIES: Record<string, RoutePolicy> = {
   'DELETE /api/v1/leases/{mac}': { beforeCase: restoreSeededLeases },
   'PUT /api/v1/services/dns': { pinned: { enabled: false } },
   'PUT /api/v1/services/tftp': { pinned: { enabled: false } },
+  // The rogue-DHCP probe broadcasts a DISCOVER out of the named interface: only ever at one the fixtures do not have (404, no I/O).
+  'POST /api/v1/dhcp/probe': { pinned: { interface: 'no-such-nic0', timeout_ms: 100 } },
   'PUT /api/v1/settings': { pinned: {} },
   'PUT /api/v1/settings/general': { pinned: {} },
   'POST /api/v1/version/check': { upstream: true },

@@ -41,6 +41,21 @@ describe('DHCP pages over the typed client', () => {
     expect(callsTo(fake.calls, 'POST', '/leases/prune')).toHaveLength(1);
   });
 
+  it('shows another DHCP server that keeps an interface out of server mode, and switches it to proxy mode in one click', async () => {
+    const settings = { interfaces: [{ name: 'eth0', mode: 'server' }, { name: 'eth1', mode: 'proxy' }], subnets: [], default_lease_time_seconds: 3600, authoritative: true, ping_check: false, decline_quarantine_seconds: 86400, access_mode: 'open', rogue_guard: true, rogue_probe_timeout_ms: 3500, force: false };
+    const router = { server_id: '192.168.88.1', source_ip: '192.168.88.1', mac: null, offered_ip: '192.168.88.120', subnet_mask: '255.255.255.0', router: '192.168.88.1', lease_seconds: 3600 };
+    const fake = renderApp('/services/dhcp', {
+      'GET /api/v1/services/dhcp': () => ok(settings),
+      'PUT /api/v1/services/dhcp': (body) => ok({ ...settings, ...(body as object) }),
+      'GET /api/v1/settings/interfaces': () => ok({ served: 'auto', server_addresses: [], detected_interfaces: [], resolved_addresses: [] }),
+      'GET /api/v1/dhcp/guard': () => ok({ interfaces: [{ interface: 'eth0', state: 'blocked', probed_at: '2024-05-01T00:00:00Z', foreign: [router], message: '…' }], sightings: [] }),
+    });
+    expect(await screen.findByText('Another DHCP server answers on eth0')).toBeTruthy();
+    expect(screen.getByText('192.168.88.1 (offers 192.168.88.120/255.255.255.0, router 192.168.88.1)')).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Switch eth0 to proxy mode' }));
+    await waitFor(() => expect(callsTo(fake.calls, 'PUT', '/services/dhcp')[0]?.body).toEqual({ interfaces: [{ name: 'eth0', mode: 'proxy' }, { name: 'eth1', mode: 'proxy' }] }));
+  });
+
   it('restores the default architecture map: reads the defaults, then replaces the map with them', async () => {
     const fake = renderApp('/services/dhcp?tab=archmap', {
       'GET /api/v1/services/archmap': () => ok({ entries: [{ code: 7, name: 'x64 UEFI', boot_file: 'ipxe.efi', http_boot_url_path: null, alternatives: [] }] }),

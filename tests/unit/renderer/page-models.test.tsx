@@ -2,7 +2,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BootloaderCheckReport } from '@contracts/boot-files';
-import type { DhcpSettings } from '@contracts/dhcp';
+import type { DhcpGuardStatus, DhcpSettings, ForeignDhcpServer } from '@contracts/dhcp';
 import type { Profile } from '@contracts/profiles';
 import type { InterfacesSettingsView as InterfacesView } from '@contracts/settings';
 import { parseUnifiedDiff } from '../../../src-renderer/src/editor/DiffView.js';
@@ -10,6 +10,7 @@ import { createLiveEventsStore, LIVE_EVENTS_KEPT } from '../../../src-renderer/s
 import { createInvalidator, keysFor } from '../../../src-renderer/src/live/live-invalidation.js';
 import { bucketByTime } from '../../../src-renderer/src/pages/dashboard/boot-buckets.js';
 import { setupWarnings } from '../../../src-renderer/src/pages/dashboard/DashboardWarnings.js';
+import { describeServer, switchToProxy } from '../../../src-renderer/src/pages/dhcp/rogue-guard-model.js';
 import { dhcpErrorPath, optionFromForm, optionValueProblem, settingsFromForm, settingsToForm, subnetProblems } from '../../../src-renderer/src/pages/dhcp/dhcp-form-model.js';
 import { recordBody, recordValueProblem } from '../../../src-renderer/src/pages/dns/DnsRecordDialog.js';
 import { domainProblem, upstreamErrorIndex } from '../../../src-renderer/src/pages/dns/DnsSettingsForm.js';
@@ -71,6 +72,9 @@ describe('DHCP form model', () => {
     ping_check: false,
     decline_quarantine_seconds: 86400,
     access_mode: 'whitelist',
+    rogue_guard: true,
+    rogue_probe_timeout_ms: 1500,
+    force: false,
   };
 
   it('round-trips the settings through the form (without access_mode, every detected interface listed)', () => {
@@ -187,6 +191,37 @@ describe('dashboard', () => {
     expect(setupWarnings({ check: check(0, 0) })[0]).toMatchObject({ id: 'no-boot-loader', link: '/services/dhcp?tab=archmap' });
   });
 
+  it('warns about another DHCP server: kept out of server mode (red), served anyway (orange), seen while serving', () => {
+    const router: ForeignDhcpServer = { server_id: '192.168.88.1', source_ip: '192.168.88.1', mac: '52:54:00:aa:bb:01', offered_ip: '192.168.88.120', subnet_mask: '255.255.255.0', router: '192.168.88.1', lease_seconds: 3600 };
+    const guard: DhcpGuardStatus = {
+      interfaces: [
+        { interface: 'eth0', state: 'blocked', probed_at: '2024-05-01T00:00:00Z', foreign: [router], message: '…' },
+        { interface: 'eth1', state: 'forced', probed_at: '2024-05-01T00:00:00Z', foreign: [router], message: '…' },
+        { interface: 'eth2', state: 'clear', probed_at: '2024-05-01T00:00:00Z', foreign: [], message: '…' },
+      ],
+      sightings: [
+        { interface: 'eth0', server_id: '192.168.88.1', how: 'probe', client_mac: null, server: router, first_seen: '2024-05-01T00:00:00Z', last_seen: '2024-05-01T00:00:00Z', count: 1 },
+        { interface: 'eth3', server_id: '10.3.0.1', how: 'client_request', client_mac: '52:54:00:00:00:09', server: null, first_seen: '2024-05-01T00:00:00Z', last_seen: '2024-05-01T00:00:00Z', count: 2 },
+      ],
+    };
+    const warnings = setupWarnings({ guard });
+    expect(warnings.map((w) => [w.id, w.color, w.link])).toEqual([
+      ['dhcp-foreign-eth0', 'red', '/services/dhcp'],
+      ['dhcp-foreign-eth1', 'orange', '/services/dhcp'],
+      ['dhcp-foreign-seen', 'orange', '/services/dhcp'],
+    ]);
+    expect(warnings[0]!.text).toContain('192.168.88.1 (offers 192.168.88.120/255.255.255.0, router 192.168.88.1, MAC 52:54:00:aa:bb:01)');
+    expect(warnings[2]!.text).toContain('10.3.0.1 on eth3');
+    expect(warnings[2]!.text).not.toContain('eth0');
+    expect(setupWarnings({ guard: { interfaces: [guard.interfaces[2]!], sightings: [] } })).toEqual([]);
+    expect(describeServer({ ...router, mac: null, router: null, source_ip: '192.168.88.9' })).toBe('192.168.88.1 (from 192.168.88.9, offers 192.168.88.120/255.255.255.0)');
+  });
+
+  it('switches one interface to proxy mode and keeps the others', () => {
+    expect(switchToProxy([{ name: 'eth0', mode: 'server' }, { name: 'eth1', mode: 'server' }], 'eth0')).toEqual([{ name: 'eth0', mode: 'proxy' }, { name: 'eth1', mode: 'server' }]);
+    expect(switchToProxy([{ name: 'eth1', mode: 'server' }], 'eth0')).toEqual([{ name: 'eth1', mode: 'server' }, { name: 'eth0', mode: 'proxy' }]);
+  });
+
   it('counts boots per five minutes over the last hour', () => {
     const now = Date.parse('2024-05-01T12:02:00Z');
     const bars = bucketByTime(['2024-05-01T12:01:00Z', '2024-05-01T12:00:30Z', '2024-05-01T11:31:00Z', '2024-05-01T10:00:00Z'], now);
@@ -198,7 +233,8 @@ describe('dashboard', () => {
 
 describe('live events', () => {
   it('knows which cached reads an event makes stale', () => {
-    expect(keysFor('service.started')).toEqual([['services'], ['status']]);
+    expect(keysFor('service.started')).toEqual([['services'], ['status'], ['dhcp', 'guard']]);
+    expect(keysFor('dhcp.foreign_server')).toEqual([['dhcp', 'guard']]);
     expect(keysFor('dhcp.lease.granted')).toEqual([['leases']]);
     expect(keysFor('dns.record.deleted')).toEqual([['dns', 'records']]);
     expect(keysFor('auth.login')).toEqual([]);
@@ -213,7 +249,7 @@ describe('live events', () => {
     invalidator.eventArrived('service.stopped');
     expect(invalidate).not.toHaveBeenCalled();
     vi.advanceTimersByTime(500);
-    expect(invalidate.mock.calls.map(([filters]) => filters?.queryKey)).toEqual([['leases'], ['services'], ['status']]);
+    expect(invalidate.mock.calls.map(([filters]) => filters?.queryKey)).toEqual([['leases'], ['services'], ['status'], ['dhcp', 'guard']]);
     invalidator.dispose();
   });
 

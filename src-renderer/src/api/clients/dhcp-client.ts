@@ -4,6 +4,9 @@ import type {
   ArchmapEntry,
   ArchmapView,
   DhcpReservation,
+  DhcpGuardStatus,
+  DhcpProbeBody,
+  DhcpProbeResult,
   DhcpSettings,
   DhcpSettingsPatch,
   ImportMode,
@@ -27,6 +30,11 @@ export function dhcpClient(client: ApiClient) {
     settings: {
       get: (): Promise<DhcpSettings> => client.get('/services/dhcp'),
       update: (patch: DhcpSettingsPatch): Promise<DhcpSettings> => client.put('/services/dhcp', patch),
+    },
+    /** The rogue-DHCP guard: POST /dhcp/probe (waits its timeout) and GET /dhcp/guard. */
+    guard: {
+      status: (): Promise<DhcpGuardStatus> => client.get('/dhcp/guard'),
+      probe: (body: DhcpProbeBody): Promise<DhcpProbeResult> => client.post('/dhcp/probe', body),
     },
     archmap: {
       get: (): Promise<ArchmapView> => client.get('/services/archmap'),

@@ -2,7 +2,8 @@ import type { BootloaderCheckReport } from '@contracts/boot-files';
 import type { InterfacesSettingsView as InterfacesView } from '@contracts/settings';
 import { Alert, Anchor, Stack } from '@mantine/core';
 import { Link } from 'react-router';
-import type { DhcpSettings } from '@contracts/dhcp';
+import type { DhcpGuardStatus, DhcpSettings } from '@contracts/dhcp';
+import { describeServer, guardFindings } from '../dhcp/rogue-guard-model.js';
 import { useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
@@ -16,7 +17,12 @@ export interface SetupWarning {
 }
 
 /** What keeps machines from booting, each with the page that fixes it. Pure, so it is tested without a server. */
-export function setupWarnings(input: { interfaces?: InterfacesView | undefined; check?: BootloaderCheckReport | undefined; dhcp?: DhcpSettings | undefined }): SetupWarning[] {
+export function setupWarnings(input: {
+  interfaces?: InterfacesView | undefined;
+  check?: BootloaderCheckReport | undefined;
+  dhcp?: DhcpSettings | undefined;
+  guard?: DhcpGuardStatus | undefined;
+}): SetupWarning[] {
   const warnings: SetupWarning[] = [];
   if (input.interfaces && !input.interfaces.resolved_addresses.some((address) => address.served)) {
     warnings.push({
@@ -60,6 +66,27 @@ export function setupWarnings(input: { interfaces?: InterfacesView | undefined; 
       color: 'blue',
     });
   }
+  for (const finding of guardFindings(input.guard)) {
+    warnings.push({
+      id: `dhcp-foreign-${finding.interface}`,
+      title: `Another DHCP server answers on ${finding.interface}`,
+      text: `${finding.foreign.map(describeServer).join('; ')}. ${finding.state === 'blocked' ? `Bootwright does not serve ${finding.interface} in server mode.` : 'Served anyway (force): clients may take either answer.'}`,
+      fix: 'Switch to proxy mode on the DHCP page',
+      link: '/services/dhcp',
+      color: finding.state === 'blocked' ? 'red' : 'orange',
+    });
+  }
+  const seen = (input.guard?.sightings ?? []).filter((s) => !guardFindings(input.guard).some((f) => f.interface === s.interface));
+  if (seen.length > 0) {
+    warnings.push({
+      id: 'dhcp-foreign-seen',
+      title: 'Another DHCP server was seen while serving',
+      text: `${seen.map((s) => `${s.server_id} on ${s.interface ?? 'a served network'}`).join(', ')}: machines may get their address from it instead.`,
+      fix: 'See the DHCP page',
+      link: '/services/dhcp',
+      color: 'orange',
+    });
+  }
   return warnings;
 }
 
@@ -68,7 +95,8 @@ export function DashboardWarnings() {
   const interfaces = useApiQuery(keys.settingsSection('interfaces'), (api) => api.settings.interfaces.get());
   const check = useApiQuery(keys.bootloaders, (api) => api.bootFiles.bootloaders.check());
   const dhcp = useApiQuery(keys.dhcpSettings, (api) => api.dhcp.settings.get());
-  const warnings = setupWarnings({ interfaces: interfaces.data, check: check.data, dhcp: dhcp.data });
+  const guard = useApiQuery(keys.dhcpGuard, (api) => api.dhcp.guard.status());
+  const warnings = setupWarnings({ interfaces: interfaces.data, check: check.data, dhcp: dhcp.data, guard: guard.data });
   if (warnings.length === 0) return null;
   return (
     <Stack gap="xs" aria-label="Setup warnings" component="section">

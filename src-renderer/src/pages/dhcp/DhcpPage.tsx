@@ -7,6 +7,7 @@ import { useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { ArchMapEditor } from './ArchMapEditor.js';
 import { DhcpSettingsForm } from './DhcpSettingsForm.js';
+import { RogueGuardPanel } from './RogueGuardPanel.js';
 
 function SettingsTab() {
   const settings = useApiQuery(keys.dhcpSettings, (api) => api.dhcp.settings.get());
@@ -41,6 +42,7 @@ export function DhcpPage() {
           </>
         }
       />
+      <RogueGuardPanel />
       <UrlTabs
         tabs={[
           { value: 'settings', label: 'Interfaces and subnets', panel: <SettingsTab /> },

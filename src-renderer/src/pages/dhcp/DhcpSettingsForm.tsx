@@ -2,7 +2,7 @@ import { Button, Card, Group, NumberInput, SegmentedControl, Stack, Switch, Tabl
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { isApiError } from '../../api/api-error.js';
-import type { DhcpMode, DhcpSettings } from '@contracts/dhcp';
+import { MAX_PROBE_TIMEOUT_MS, MIN_PROBE_TIMEOUT_MS, type DhcpMode, type DhcpSettings } from '@contracts/dhcp';
 import type { InterfacesSettingsView as InterfacesView } from '@contracts/settings';
 import { useCan } from '../../app-state.js';
 import { fieldPath } from '../../components/form-errors.js';
@@ -172,6 +172,28 @@ export function DhcpSettingsForm({ settings, interfaces }: { settings: DhcpSetti
             <Switch label="Authoritative (NAK wrong requests instead of staying silent)" disabled={readOnly} {...form.getInputProps('authoritative', { type: 'checkbox' })} />
             <Switch label="Ping an address before offering it" disabled={readOnly} {...form.getInputProps('ping_check', { type: 'checkbox' })} />
           </Stack>
+        </Card>
+
+        <Card withBorder component="section" aria-labelledby="dhcp-guard-title">
+          <Title order={2} size="h4" id="dhcp-guard-title">
+            Rogue-DHCP guard
+          </Title>
+          <Text size="sm" c="dimmed" mb="sm">
+            Before serving an interface in server mode, Bootwright asks the network whether another DHCP server answers there, and does not start server mode where
+            one does (proxy mode works beside it). The start of server mode waits the probe time when nothing answers.
+          </Text>
+          <Group grow align="flex-start">
+            <Switch label="Probe for other DHCP servers before server mode" disabled={readOnly} {...form.getInputProps('rogue_guard', { type: 'checkbox' })} />
+            <NumberInput
+              label="Probe time (milliseconds)"
+              min={MIN_PROBE_TIMEOUT_MS}
+              max={MAX_PROBE_TIMEOUT_MS}
+              allowDecimal={false}
+              disabled={readOnly || !values.rogue_guard}
+              {...form.getInputProps('rogue_probe_timeout_ms')}
+            />
+          </Group>
+          <Switch mt="sm" label="Serve in server mode even where another DHCP server answers (force)" disabled={readOnly} {...form.getInputProps('force', { type: 'checkbox' })} />
         </Card>
 
         {!readOnly && <SettingsSaveBar sticky dirty={form.isDirty()} saving={save.isPending} onDiscard={() => form.reset()} saveLabel="Save DHCP settings" />}

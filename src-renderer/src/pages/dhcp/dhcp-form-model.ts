@@ -36,6 +36,9 @@ export interface DhcpForm {
   authoritative: boolean;
   ping_check: boolean;
   decline_quarantine_seconds: number | string;
+  rogue_guard: boolean;
+  rogue_probe_timeout_ms: number | string;
+  force: boolean;
 }
 
 const list = (text: string) => text.split(/[\s,]+/).filter((item) => item !== '');
@@ -122,6 +125,9 @@ export function settingsToForm(settings: DhcpSettings, detected: readonly string
     authoritative: settings.authoritative,
     ping_check: settings.ping_check,
     decline_quarantine_seconds: settings.decline_quarantine_seconds,
+    rogue_guard: settings.rogue_guard,
+    rogue_probe_timeout_ms: settings.rogue_probe_timeout_ms,
+    force: settings.force,
   };
 }
 
@@ -134,8 +140,13 @@ export function settingsFromForm(form: DhcpForm): Omit<DhcpSettings, 'access_mod
     authoritative: form.authoritative,
     ping_check: form.ping_check,
     decline_quarantine_seconds: Number(form.decline_quarantine_seconds),
+    rogue_guard: form.rogue_guard,
+    rogue_probe_timeout_ms: Number(form.rogue_probe_timeout_ms),
+    force: form.force,
   };
 }
+
+const FORM_FIELDS: ReadonlySet<string> = new Set(['subnets', 'default_lease_time_seconds', 'authoritative', 'ping_check', 'decline_quarantine_seconds', 'rogue_guard', 'rogue_probe_timeout_ms', 'force']);
 
 /** An API field path → the form field that shows it (list fields are one text input here). */
 export function dhcpErrorPath(path: string): string | null {
@@ -145,9 +156,7 @@ export function dhcpErrorPath(path: string): string | null {
   if (optionValue) return optionValue[1]!;
   if (/^interfaces(\.\d+)?/.test(path)) return 'interfaces';
   const top = path.split('.')[0];
-  return top === 'subnets' || top === 'default_lease_time_seconds' || top === 'authoritative' || top === 'ping_check' || top === 'decline_quarantine_seconds'
-    ? path
-    : null;
+  return top !== undefined && FORM_FIELDS.has(top) ? path : null;
 }
 
 /** Client-side checks of one subnet: messages by form path. */
