@@ -142,3 +142,19 @@ export type HostBatchAssign = Static<typeof HostBatchAssignSchema>;
 /** The answer of a batch: the hosts changed (assign) or deleted (delete), in the order of `ids`. */
 export const HostBatchResultSchema = Type.Object({ count: Type.Integer(), hosts: Type.Array(HostSchema) });
 export type HostBatchResult = Static<typeof HostBatchResultSchema>;
+
+// ---- groups and tags (/hosts/groups)
+
+/** One group or tag and how many hosts carry it. */
+export const HostLabelCountSchema = Type.Object({
+  name: Type.String({ description: 'As first written (groups and tags match case-insensitively, as the /hosts filters do)' }),
+  hosts: Type.Integer({ description: 'Hosts with this group or tag' }),
+});
+export const HostGroupsSchema = Type.Object({
+  groups: Type.Array(HostLabelCountSchema, { description: 'Every group in use, by name' }),
+  tags: Type.Array(HostLabelCountSchema, { description: 'Every tag in use, by name' }),
+  ungrouped: Type.Integer({ description: 'Hosts without a group' }),
+  total: Type.Integer({ description: 'All hosts' }),
+});
+export type HostLabelCount = Static<typeof HostLabelCountSchema>;
+export type HostGroups = Static<typeof HostGroupsSchema>;
