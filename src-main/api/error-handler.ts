@@ -2,13 +2,9 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CATALOGUE, type ErrorCode, type FieldError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { PRINTABLE_TEXT_MESSAGE, PRINTABLE_TEXT_PATTERN } from '../core/printable-text.js';
+import { foldUnionErrors, schemaErrorMessage, type SchemaError } from '../core/http-kit/schema-errors.js';
 
-interface AjvError {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
+type AjvError = SchemaError;
 
 /** The JSON body of every failed API request. */
 export interface ErrorBody {
@@ -39,7 +35,7 @@ export function errorBody(code: ErrorCode, message: string, details?: FieldError
 
 /** Maps ajv errors to field errors that name the field the way a client sent it. */
 export function fieldErrors(context: string, errors: readonly AjvError[]): FieldError[] {
-  return errors.map((error) => {
+  return foldUnionErrors(errors).map((error) => {
     const base = [context, ...error.instancePath.split('/').filter(Boolean)].join('.');
     if (error.keyword === 'additionalProperties') {
       return { field: `${base}.${String(error.params.additionalProperty)}`, message: 'unknown field' };
@@ -48,10 +44,7 @@ export function fieldErrors(context: string, errors: readonly AjvError[]): Field
       return { field: `${base}.${String(error.params.missingProperty)}`, message: 'is required' };
     }
     if (error.keyword === 'pattern' && error.params.pattern === PRINTABLE_TEXT_PATTERN) return { field: base, message: PRINTABLE_TEXT_MESSAGE };
-    if (error.keyword === 'enum' && Array.isArray(error.params.allowedValues)) {
-      return { field: base, message: `must be one of ${error.params.allowedValues.map(String).join(', ')}` };
-    }
-    return { field: base, message: error.message ?? error.keyword };
+    return { field: base, message: schemaErrorMessage(error) };
   });
 }
 

@@ -35,6 +35,11 @@ function normalizeAddress(address: string): string | null {
   return normalizeHost(address.includes(':') ? `[${address.split('%')[0]}]` : address);
 }
 
+/** `::ffff:10.0.0.1` (an IPv4 client on a dual-stack socket) → `10.0.0.1`. */
+function unmapV4(address: string): string {
+  return address.toLowerCase().startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
+
 /**
  * The names and addresses this server answers to. Requests naming any other
  * Host are refused: that is how a DNS-rebinding page (attacker name,
@@ -70,11 +75,22 @@ export class HostAllowlist {
     this.cached = null;
   }
 
-  /** True when the Host header value names this server. */
-  allows(hostHeader: string): boolean {
+  /** Drops the cached names: a source changed (a setting, a DNS record) and the next request reads them again. */
+  invalidate(): void {
+    this.cached = null;
+  }
+
+  /**
+   * True when the Host header value names this server. `localAddress` is the
+   * address the connection arrived on: a Host that is that very address is
+   * ours whatever any interface list says (an interface without a carrier is
+   * missing from node's list, a new address from the cache for a while).
+   */
+  allows(hostHeader: string, localAddress?: string): boolean {
     const name = normalizeHost(hostHeader);
     if (name === null) return false;
     if (this.fixed.has(name) || /^127\.\d+\.\d+\.\d+$/.test(name)) return true;
+    if (localAddress !== undefined && name === normalizeAddress(unmapV4(localAddress))) return true;
     return this.dynamicNames().has(name);
   }
 
@@ -114,7 +130,7 @@ export class HostAllowlist {
 export function createHostGuard(allowlist: HostAllowlist): RequestGuard {
   return (request: FastifyRequest) => {
     const host = request.headers.host;
-    if (host === undefined || allowlist.allows(host)) return;
+    if (host === undefined || allowlist.allows(host, request.socket?.localAddress)) return;
     throw new AppError('HOST_REJECTED', `Host "${host.slice(0, 100)}" is not a name or address of this server; use its IP address or hostname`);
   };
 }

@@ -51,6 +51,15 @@ export function authArea(options: AuthAreaOptions = {}): AreaModule<'auth', Auth
       });
       // general.allowed_hosts feeds the Host guard; IPv6 literals go in brackets, as in a Host header.
       auth.hosts.addSource(() => kernel.settings.general().allowed_hosts.map((host) => (host.includes(':') ? `[${host}]` : host)));
+      kernel.settings.onChange('general', () => auth.hosts.invalidate());
+      kernel.network.onChange(() => auth.hosts.invalidate());
+      // Every address the network area knows of, served or not and whatever its link state, and the configured
+      // server-address overrides: node's own interface list leaves out interfaces without a carrier.
+      auth.hosts.addSource(() =>
+        [...kernel.network.list().flatMap((nic) => nic.addresses.map((entry) => entry.address)), ...kernel.network.resolvedAddresses().map((entry) => entry.address)].map(
+          (address) => (address.includes(':') ? `[${address.split('%')[0]}]` : address),
+        ),
+      );
       return {
         facade: auth,
         routes: [authRoutes(auth), userRoutes(auth), tokenRoutes(auth)],

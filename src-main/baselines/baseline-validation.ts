@@ -13,6 +13,7 @@ import {
   type BaselineUpdate,
 } from './baselines-contract.js';
 import type { BaselineLookups, BaselineRow, BaselineStep } from './baseline-types.js';
+import { foldUnionErrors, schemaErrorMessage } from '../core/http-kit/schema-errors.js';
 
 /** A baseline without an os_family says it is for Linux (the common case; PowerShell scripts fit it too). */
 export const DEFAULT_OS_FAMILY: OsFamily = 'linux';
@@ -29,14 +30,14 @@ export type BaselineCandidate = NewRow<BaselineRow>;
 export function assertShape(schema: TSchema, input: unknown): void {
   if (Value.Check(schema, input)) return;
   const errors: FieldError[] = [];
-  for (const error of Value.Errors(schema, input)) {
+  for (const error of foldUnionErrors(Value.Errors(schema, input))) {
     const field = `body${error.instancePath.replace(/\//g, '.')}`;
     // Named like the API's error handler names ajv's: "unknown field" at the field, "is required" per missing one.
     if (error.keyword === 'additionalProperties') continue;
     if (error.keyword === 'boolean' && error.schemaPath.endsWith('/additionalProperties')) errors.push({ field, message: 'unknown field' });
     else if (error.keyword === 'required' && Array.isArray(error.params.requiredProperties)) {
       for (const name of error.params.requiredProperties) errors.push({ field: `${field}.${String(name)}`, message: 'is required' });
-    } else errors.push({ field, message: error.message });
+    } else errors.push({ field, message: schemaErrorMessage(error) });
     if (errors.length >= MAX_NAMED_ERRORS) break;
   }
   throw validationError(errors.length > 0 ? errors : [{ field: 'body', message: 'does not match the schema' }]);

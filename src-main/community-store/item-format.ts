@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { AppError, validationError, type FieldError } from '../core/errors.js';
 import { STORE_ITEM_ID_PATTERN, STORE_ITEM_TYPES, type StoreItemType } from './community-store-contract.js';
 import { literalUnion, nullable } from '../core/http-kit/common-contract.js';
+import { foldUnionErrors, schemaErrorMessage } from '../core/http-kit/schema-errors.js';
 
 /*
  * The store's file formats (docs/store.md, "Item format"): an index listing
@@ -115,12 +116,12 @@ export function parseText(text: string, what: string): unknown {
 /** The problems of `value` against `schema`, fields prefixed. */
 export function schemaErrors(schema: TSchema, value: unknown, prefix: string): FieldError[] {
   if (Value.Check(schema, value)) return [];
-  return Value.Errors(schema, value)
+  return foldUnionErrors(Value.Errors(schema, value))
     .slice(0, 20)
     .map((error) => ({
       field: `${prefix}${error.instancePath.replaceAll('/', '.')}`,
       // TypeBox reports an unknown property as its `false` schema failing.
-      message: error.message === 'schema is false' ? 'is not a known field' : error.message,
+      message: error.message === 'schema is false' ? 'is not a known field' : schemaErrorMessage(error),
     }));
 }
 

@@ -1,7 +1,7 @@
 import type { FieldError } from '../core/errors.js';
 import { intToIpv4, isHostIn, parseIpv4, parseIpv4Subnet, type Ipv4Subnet } from '../network/ip-math.js';
 import { customOptionProblem } from './dhcp-options.js';
-import { DEFAULT_PROBE_TIMEOUT_MS, type DhcpSettings } from './dhcp-contract.js';
+import { DEFAULT_PROBE_TIMEOUT_MS, ROUTER_NONE, type DhcpSettings } from './dhcp-contract.js';
 
 /*
  * The DHCP settings' defaults and the checks the JSON schema cannot make; the
@@ -77,7 +77,7 @@ export function validateDhcpSettings(value: DhcpSettings, ownAddresses: readonly
       ['ntp_servers', subnet.ntp_servers],
       ['dns_servers', subnet.dns_servers ?? []],
     ];
-    if (subnet.router !== null) addressLists.push(['router', [subnet.router]]);
+    if (subnet.router !== null && subnet.router !== ROUTER_NONE) addressLists.push(['router', [subnet.router]]);
     for (const [key, list] of addressLists) {
       list.forEach((address, i) => {
         if (parseIpv4(address) === null) push(key === 'router' ? `${at}.router` : `${at}.${key}[${i}]`, `"${address}" is not an IPv4 address`);

@@ -79,25 +79,57 @@ export const RangeSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const SubnetSchema = Type.Object(
+/** `router: "none"` sends no option 3 (a segment without a gateway; the installer then asks whether to continue). */
+export const ROUTER_NONE = 'none';
+
+/**
+ * A subnet's fields and their defaults. Only `subnet` and `ranges` must be
+ * given; every other field has a default (null or empty) that the server
+ * fills in when it stores the subnet, so the stored and returned subnet
+ * always has every field.
+ */
+const SubnetFields = {
+  subnet: Type.String({ minLength: 9, maxLength: 18, description: 'IPv4 CIDR, e.g. 192.168.50.0/24' }),
+  ranges: Type.Array(RangeSchema, { maxItems: 64, description: 'Dynamic pools (inclusive); none means reservations only' }),
+  lease_time_seconds: Type.Union([Type.Integer({ minimum: MIN_LEASE_SECONDS, maximum: MAX_LEASE_SECONDS }), Type.Null()], {
+    description: 'Lease time in this subnet; null (the default) uses default_lease_time_seconds',
+  }),
+  router: Type.Union([Ip, Type.Literal(ROUTER_NONE), Type.Null()], {
+    description:
+      'Option 3. null (the default): our own address on this subnet (the relay\'s address for a relayed subnet), as dnsmasq does; "none": no option 3; an address: that gateway',
+  }),
+  dns_servers: Type.Union([Type.Array(Ip, { maxItems: 8 }), Type.Null()], {
+    description: 'Option 6. null (the default): our address on this subnet while the DNS service runs, else none; []: none',
+  }),
+  domain_name: Type.Union([Type.String({ minLength: 1, maxLength: 253 }), Type.Null()], {
+    description: 'Option 15. null (the default): the DNS service\'s local domain when it is known',
+  }),
+  ntp_servers: Type.Array(Ip, { maxItems: 8, description: 'Option 42; default none' }),
+  options: Type.Array(CustomOptionSchema, { maxItems: 64, description: 'Further options; they override built-in ones of the same code. Default none' }),
+};
+
+/** A subnet as stored and returned: every field present. */
+export const SubnetSchema = Type.Object(SubnetFields, { additionalProperties: false });
+
+/** A subnet as a PUT may give it: `subnet` and `ranges`, the rest optional (omitted fields take their default). */
+export const SubnetInputSchema = Type.Object(
   {
-    subnet: Type.String({ minLength: 9, maxLength: 18, description: 'IPv4 CIDR, e.g. 192.168.50.0/24' }),
-    ranges: Type.Array(RangeSchema, { maxItems: 64, description: 'Dynamic pools (inclusive); none means reservations only' }),
-    lease_time_seconds: Type.Union([Type.Integer({ minimum: MIN_LEASE_SECONDS, maximum: MAX_LEASE_SECONDS }), Type.Null()], {
-      description: 'Lease time in this subnet; null uses default_lease_time_seconds',
-    }),
-    router: Type.Union([Ip, Type.Null()], { description: 'Option 3; null sends none' }),
-    dns_servers: Type.Union([Type.Array(Ip, { maxItems: 8 }), Type.Null()], {
-      description: 'Option 6; null: our address on this subnet while the DNS service runs, else none',
-    }),
-    domain_name: Type.Union([Type.String({ minLength: 1, maxLength: 253 }), Type.Null()], {
-      description: 'Option 15; null: the DNS service\'s local domain when it is known',
-    }),
-    ntp_servers: Type.Array(Ip, { maxItems: 8, description: 'Option 42' }),
-    options: Type.Array(CustomOptionSchema, { maxItems: 64, description: 'Further options; they override built-in ones of the same code' }),
+    subnet: SubnetFields.subnet,
+    ranges: SubnetFields.ranges,
+    lease_time_seconds: Type.Optional(SubnetFields.lease_time_seconds),
+    router: Type.Optional(SubnetFields.router),
+    dns_servers: Type.Optional(SubnetFields.dns_servers),
+    domain_name: Type.Optional(SubnetFields.domain_name),
+    ntp_servers: Type.Optional(SubnetFields.ntp_servers),
+    options: Type.Optional(SubnetFields.options),
   },
   { additionalProperties: false },
 );
+
+/** The defaults of a subnet's optional fields. */
+export function subnetDefaults(): Omit<Static<typeof SubnetSchema>, 'subnet' | 'ranges'> {
+  return { lease_time_seconds: null, router: null, dns_servers: null, domain_name: null, ntp_servers: [], options: [] };
+}
 
 const DhcpSettingsFields = {
   interfaces: Type.Array(DhcpInterfaceSchema, {
@@ -133,9 +165,18 @@ const DhcpSettingsFields = {
 
 /** One property map builds the stored value, the response and the PUT body. */
 export const DhcpSettingsSchema = Type.Object(DhcpSettingsFields, { additionalProperties: false });
+/**
+ * The PUT body: every top-level field optional (an omitted one keeps its
+ * stored value); `subnets`, when given, replaces the list, and inside a
+ * subnet an omitted field takes its default (subnets have no identity to
+ * keep a previous value by).
+ */
 export const DhcpSettingsPatchSchema = Type.Object(
-  Object.fromEntries(Object.entries(DhcpSettingsFields).map(([key, schema]) => [key, Type.Optional(schema)])) as {
-    [K in keyof typeof DhcpSettingsFields]: ReturnType<typeof Type.Optional<(typeof DhcpSettingsFields)[K]>>;
+  {
+    ...(Object.fromEntries(Object.entries(DhcpSettingsFields).map(([key, schema]) => [key, Type.Optional(schema)])) as {
+      [K in Exclude<keyof typeof DhcpSettingsFields, 'subnets'>]: ReturnType<typeof Type.Optional<(typeof DhcpSettingsFields)[K]>>;
+    }),
+    subnets: Type.Optional(Type.Array(SubnetInputSchema, { maxItems: 256 })),
   },
   { additionalProperties: false },
 );
@@ -143,6 +184,7 @@ export const DhcpSettingsPatchSchema = Type.Object(
 export type DhcpSettings = Static<typeof DhcpSettingsSchema>;
 export type DhcpSettingsPatch = Static<typeof DhcpSettingsPatchSchema>;
 export type DhcpSubnet = Static<typeof SubnetSchema>;
+export type DhcpSubnetInput = Static<typeof SubnetInputSchema>;
 export type DhcpRange = Static<typeof RangeSchema>;
 export type CustomOption = Static<typeof CustomOptionSchema>;
 export type DhcpInterface = Static<typeof DhcpInterfaceSchema>;

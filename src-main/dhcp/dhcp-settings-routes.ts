@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { Ok, PrintableString, StrictObject } from '../core/http-kit/schemas.js';
 import type { Archmap } from './archmap.js';
-import { ArchmapEntrySchema, DhcpSettingsPatchSchema, DhcpSettingsSchema, MAX_ARCHMAP_ENTRIES } from './dhcp-contract.js';
+import { ArchmapEntrySchema, type ArchmapEntry as ArchmapEntryData, DhcpSettingsPatchSchema, DhcpSettingsSchema, MAX_ARCHMAP_ENTRIES } from './dhcp-contract.js';
 import type { DhcpSettings } from './dhcp-settings.js';
 
 /** What the routes call: the DHCP facade's settings and architecture map. */
@@ -18,7 +18,20 @@ const ArchmapEntry = Type.Object(
 );
 
 const ArchmapView = Type.Object({ entries: Type.Array(ArchmapEntry) });
-const ArchmapBody = StrictObject({ entries: Type.Array(ArchmapEntry, { maxItems: MAX_ARCHMAP_ENTRIES }) });
+/** An entry as a PUT may give it: `http_boot_url_path` (default null) and `alternatives` (default []) optional. */
+const ArchmapEntryInput = Type.Object(
+  {
+    ...ArchmapEntry.properties,
+    http_boot_url_path: Type.Optional(ArchmapEntrySchema.properties.http_boot_url_path),
+    alternatives: Type.Optional(ArchmapEntrySchema.properties.alternatives),
+  },
+  { additionalProperties: false },
+);
+const ArchmapBody = StrictObject({ entries: Type.Array(ArchmapEntryInput, { maxItems: MAX_ARCHMAP_ENTRIES }) });
+
+function withArchmapDefaults(entry: Static<typeof ArchmapEntryInput>): ArchmapEntryData {
+  return { ...entry, http_boot_url_path: entry.http_boot_url_path ?? null, alternatives: entry.alternatives ?? [] };
+}
 
 /** DHCP settings (`/services/dhcp`) and the architecture map (`/services/archmap`). */
 export function dhcpSettingsRoutes(dhcp: DhcpSettingsRouteOperations): FastifyPluginAsync {
@@ -78,12 +91,12 @@ export function dhcpSettingsRoutes(dhcp: DhcpSettingsRouteOperations): FastifyPl
         config: { access: 'operator' },
         schema: {
           tags: ['dhcp'],
-          summary: 'Replace the architecture map (codes unique; paths relative to the boot root)',
+          summary: 'Replace the architecture map (codes unique; paths relative to the boot root; http_boot_url_path defaults to null, alternatives to [])',
           body: ArchmapBody,
           response: { 200: Ok(ArchmapView) },
         },
       },
-      async (request) => ({ success: true as const, data: { entries: await dhcp.archmap.replace(request.body.entries) } }),
+      async (request) => ({ success: true as const, data: { entries: await dhcp.archmap.replace(request.body.entries.map(withArchmapDefaults)) } }),
     );
   };
 }

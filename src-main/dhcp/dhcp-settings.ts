@@ -1,10 +1,11 @@
+import { definedOnly } from '../core/defined-only.js';
 import { AppError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { parseIpv4Subnet, subnetHas, type Ipv4Subnet } from '../network/ip-math.js';
 import type { Section } from '../store/section.js';
 import type { Store } from '../store/store.js';
 import { dhcpDefaults, validateDhcpSettings } from './dhcp-config.js';
-import type { DhcpSettings as DhcpSettingsData, DhcpSettingsPatch, DhcpSubnet } from './dhcp-contract.js';
+import { subnetDefaults, type DhcpSettings as DhcpSettingsData, type DhcpSettingsPatch, type DhcpSubnet, type DhcpSubnetInput } from './dhcp-contract.js';
 
 export type DhcpSettingsListener = (next: DhcpSettingsData, previous: DhcpSettingsData) => void | Promise<void>;
 
@@ -72,7 +73,8 @@ export class DhcpSettings {
 
   private async apply(patch: DhcpSettingsPatch, fieldPrefix: string): Promise<DhcpSettingsData> {
     const previous = this.get();
-    const next: DhcpSettingsData = { ...previous, ...structuredClone(patch) } as DhcpSettingsData;
+    const { subnets, ...rest } = structuredClone(patch);
+    const next: DhcpSettingsData = { ...previous, ...definedOnly(rest), ...(subnets ? { subnets: subnets.map(withSubnetDefaults) } : {}) };
     const errors = validateDhcpSettings(next, this.ownAddresses(), (path) => `${fieldPrefix}.${path}`);
     if (errors.length > 0) {
       const [first] = errors;
@@ -92,6 +94,11 @@ export class DhcpSettings {
     }
     return this.get();
   }
+}
+
+/** A subnet as given (only `subnet` and `ranges` required) with the defaults of the fields it leaves out. */
+export function withSubnetDefaults(input: DhcpSubnetInput): DhcpSubnet {
+  return { ...subnetDefaults(), subnet: input.subnet, ranges: input.ranges, ...definedOnly(input) };
 }
 
 function parseSubnets(value: DhcpSettingsData): ParsedSubnetConfig[] {

@@ -1,6 +1,8 @@
 import type { AreaModule } from '../core/area.js';
+import type { AuthService } from '../auth/auth-service.js';
 import { dnsRoutes } from './dns-routes.js';
 import { DnsService } from './server/dns-service.js';
+import { ownDnsNames } from './own-names.js';
 
 export type { NameSource, NameSourceEntry } from './name-source.js';
 export { NameSources, type DerivedEntry } from './name-sources.js';
@@ -37,15 +39,19 @@ export interface DnsAreaOptions {
 /**
  * The DNS area module (docs/architecture.md, "Area folders"): the facade is
  * the DnsService (`ctx.dns`), the routes are /services/dns and /dns/records,
- * the service is the DNS server. It needs no other area; hosts and DHCP
+ * the service is the DNS server. It needs auth (its names join the Host
+ * guard's); hosts and DHCP
  * leases feed it names through `addNameSource` (wired in core/app-core.ts).
  */
-export function dnsArea(options: DnsAreaOptions = {}): AreaModule<'dns', DnsService, Record<string, never>> {
+export function dnsArea(options: DnsAreaOptions = {}): AreaModule<'dns', DnsService, { auth: AuthService }> {
   return {
     name: 'dns',
-    needs: [],
-    create(kernel) {
+    needs: ['auth'],
+    create(kernel, { auth }) {
       const dns = new DnsService({ ...kernel, ...(options.workers ? { workers: options.workers } : {}) });
+      // The Host guard accepts the names our DNS answers with our address (bootwright.local, <server>.<domain>, …).
+      auth.hosts.addSource(() => ownDnsNames(dns.records.all(), dns.settings.get().local_domain, kernel.settings.general().server_name));
+      dns.records.onChange(() => auth.hosts.invalidate());
       return { facade: dns, routes: [dnsRoutes(dns)], services: [dns.server] };
     },
   };

@@ -188,3 +188,18 @@ export const TimelineQuerySchema = Type.Object(
   { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMELINE_BOOTS, default: 10, description: 'Boots to return, newest first' })) },
   { additionalProperties: false },
 );
+// ---- groups and tags (/hosts/groups)
+
+/** One group or tag and how many hosts carry it. */
+export const HostLabelCountSchema = Type.Object({
+  name: Type.String({ description: 'As first written (groups and tags match case-insensitively, as the /hosts filters do)' }),
+  hosts: Type.Integer({ description: 'Hosts with this group or tag' }),
+});
+export const HostGroupsSchema = Type.Object({
+  groups: Type.Array(HostLabelCountSchema, { description: 'Every group in use, by name' }),
+  tags: Type.Array(HostLabelCountSchema, { description: 'Every tag in use, by name' }),
+  ungrouped: Type.Integer({ description: 'Hosts without a group' }),
+  total: Type.Integer({ description: 'All hosts' }),
+});
+export type HostLabelCount = Static<typeof HostLabelCountSchema>;
+export type HostGroups = Static<typeof HostGroupsSchema>;

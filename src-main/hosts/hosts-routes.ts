@@ -3,12 +3,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { MAC_INPUT_PATTERN } from '../core/mac.js';
 import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject } from '../core/http-kit/schemas.js';
 import type { HostService } from './host-service.js';
+import { hostGroups } from './host-groups.js';
 import { importHosts } from './host-import.js';
 import {
   HOST_IMPORT_COLUMNS,
   HostBatchAssignSchema,
   HostBatchDeleteSchema,
   HostBatchResultSchema,
+  HostGroupsSchema,
   HostImportJsonSchema,
   HostSchema,
   HostWriteSchema,
@@ -41,7 +43,7 @@ const HostListQuery = Type.Object(
 );
 
 /** What the routes call: the hosts area's facade as far as the API uses it. */
-export type HostRouteOperations = Pick<HostService, 'list' | 'create' | 'require' | 'update' | 'remove' | 'importHosts' | 'removeMany' | 'assignMany'>;
+export type HostRouteOperations = Pick<HostService, 'all' | 'list' | 'create' | 'require' | 'update' | 'remove' | 'importHosts' | 'removeMany' | 'assignMany'>;
 
 /** The CSV as text/csv, or the rows as JSON. */
 const ImportBody = Type.Union([
@@ -143,6 +145,19 @@ export function hostRoutes(hosts: HostRouteOperations): FastifyPluginAsync {
         const updated = await hosts.assignMany(request.body);
         return { success: true as const, data: { count: updated.length, hosts: updated } };
       },
+    );
+
+    app.get(
+      '/hosts/groups',
+      {
+        config: { access: 'viewer' },
+        schema: {
+          tags: ['hosts'],
+          summary: 'The groups and tags in use with their host counts (case-insensitive, as the group and tag filters of GET /hosts)',
+          response: { 200: Ok(HostGroupsSchema) },
+        },
+      },
+      async () => ({ success: true as const, data: hostGroups(hosts.all()) }),
     );
 
     app.get<{ Params: Static<typeof IdParams> }>(

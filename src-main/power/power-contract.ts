@@ -344,6 +344,20 @@ export const WolScheduleInputSchema = Type.Object(
 );
 export type WolScheduleInput = Static<typeof WolScheduleInputSchema>;
 
+/**
+ * PUT /wol/schedule/{id} body: any subset of the create fields; omitted ones
+ * keep their stored value. Giving `macs` replaces `host_ids` (and the other
+ * way round), giving `at` replaces `cron` (and the other way round);
+ * `enabled: false` pauses the schedule, `true` resumes it from now.
+ */
+export const WolScheduleUpdateSchema = Type.Object(
+  Object.fromEntries(Object.entries(WolScheduleInputSchema.properties).map(([key, schema]) => [key, Type.Optional(schema)])) as {
+    [K in keyof typeof WolScheduleInputSchema.properties]: ReturnType<typeof Type.Optional<(typeof WolScheduleInputSchema.properties)[K]>>;
+  },
+  { additionalProperties: false },
+);
+export type WolScheduleUpdate = Static<typeof WolScheduleUpdateSchema>;
+
 export const WakeFields = {
   port: Type.Optional(literals(WOL_PORTS, { description: 'UDP port: 9 (default) or 7' })),
   interface: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Send on this interface only (default: the one on the host subnet)' })),

@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { notFound } from '../core/errors.js';
 import { IdParams, ListQueryProperties, Ok, OkList, PrintableString, StrictObject } from '../core/http-kit/schemas.js';
 import { MAC_INPUT_PATTERN, normalizeMac } from '../core/mac.js';
-import { MAX_BATCH_IDS, MAX_SCHEDULE_NAME_LENGTH, WolHistoryFilters, WolHistorySchema, WolInterfaceSchema, WolScheduleInputSchema, WolScheduleSchema } from './power-contract.js';
+import { MAX_BATCH_IDS, MAX_SCHEDULE_NAME_LENGTH, WolHistoryFilters, WolHistorySchema, WolInterfaceSchema, WolScheduleInputSchema, WolScheduleSchema, WolScheduleUpdateSchema } from './power-contract.js';
 import type { PowerService } from './power-service.js';
 import { historyView } from './wol/wol-history.js';
 
@@ -16,6 +16,13 @@ const MacParams = StrictObject({ mac: MacString });
 const ScheduleBody = StrictObject({
   ...WolScheduleInputSchema.properties,
   name: PrintableString({ minLength: 1, maxLength: MAX_SCHEDULE_NAME_LENGTH }),
+  macs: Type.Optional(Type.Array(MacString, { minItems: 1, maxItems: MAX_BATCH_IDS })),
+});
+
+/** PUT /wol/schedule/{id}: the same rules, every field optional. */
+const ScheduleUpdateBody = StrictObject({
+  ...WolScheduleUpdateSchema.properties,
+  name: Type.Optional(PrintableString({ minLength: 1, maxLength: MAX_SCHEDULE_NAME_LENGTH })),
   macs: Type.Optional(Type.Array(MacString, { minItems: 1, maxItems: MAX_BATCH_IDS })),
 });
 
@@ -99,6 +106,22 @@ export function wolRoutes(power: Pick<PowerService, 'wol' | 'schedules'>): Fasti
         schema: { tags: ['wol'], summary: 'Scheduled wakes with their next run time', querystring: ScheduleListQuery, response: { 200: OkList(WolScheduleSchema) } },
       },
       async (request) => ({ success: true as const, ...schedules.list(request.query) }),
+    );
+
+    app.put<{ Params: Static<typeof IdParams>; Body: Static<typeof ScheduleUpdateBody> }>(
+      '/wol/schedule/:id',
+      {
+        config: { access: 'operator' },
+        schema: {
+          tags: ['wol'],
+          summary: 'Edit a scheduled wake; omitted fields keep their value ({"enabled": false} pauses it, true resumes it)',
+          description: 'macs replaces host_ids and the other way round; at replaces cron and the other way round. The next run is computed anew from now.',
+          params: IdParams,
+          body: ScheduleUpdateBody,
+          response: { 200: Ok(WolScheduleSchema) },
+        },
+      },
+      async (request) => ({ success: true as const, data: await schedules.update(request.params.id, request.body) }),
     );
 
     app.delete<{ Params: Static<typeof IdParams> }>(

@@ -211,12 +211,17 @@ export class ProfileService {
   /**
    * Makes version `versionId` current again as a new version: its script and
    * the settings it was generated from. The version is checked like any
-   * save (a menu entry deleted since fails with 400).
+   * save (a menu entry deleted since fails with 400). When the version's
+   * script and settings are the current ones nothing is written and the
+   * profile is returned unchanged (no duplicate version), as for scripts
+   * and answer templates.
    */
   rollback(profileId: number, versionId: number, note: ChangeNote): Promise<Profile> {
     return this.queue.run(async () => {
       const current = this.require(profileId);
       const target = this.getVersion(profileId, versionId);
+      const latest = this.versions.byNumber(profileId, current.script_version);
+      if (latest && latest.script === target.script && JSON.stringify(latest.source) === JSON.stringify(target.source)) return current;
       const candidate = await this.check(current, inputOf(target));
       const updated = (await this.rows.update(profileId, { ...candidate, script_version: current.script_version + 1 }))!;
       await this.addVersion(updated, { author: note.author, comment: note.comment ?? `rollback to version ${target.version}` }, 'rollback');

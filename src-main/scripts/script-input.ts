@@ -1,3 +1,4 @@
+import { foldUnionErrors, schemaErrorMessage } from '../core/http-kit/schema-errors.js';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { validationError, type FieldError } from '../core/errors.js';
@@ -43,11 +44,11 @@ export interface ScriptCandidate {
 /** The schema errors of `value` named like the API's (api/error-handler.ts fieldErrors): one per field. */
 function schemaErrors(schema: typeof ScriptCreateBody | typeof ScriptUpdateBody, value: unknown): FieldError[] {
   const byField = new Map<string, string>();
-  for (const error of Value.Errors(schema, value)) {
+  for (const error of foldUnionErrors(Value.Errors(schema, value))) {
     const base = ['body', ...error.instancePath.split('/').filter(Boolean)].join('.');
     const params = error.params as Record<string, unknown>;
     let field = base;
-    let message = error.message;
+    let message = schemaErrorMessage(error);
     if (error.keyword === 'additionalProperties' && Array.isArray(params.additionalProperties)) {
       for (const name of params.additionalProperties) byField.set(`${base}.${String(name)}`, 'unknown field');
       continue;
@@ -58,10 +59,6 @@ function schemaErrors(schema: typeof ScriptCreateBody | typeof ScriptUpdateBody,
       continue;
     }
     if (error.keyword === 'pattern' && params.pattern === PRINTABLE_TEXT_PATTERN) message = PRINTABLE_TEXT_MESSAGE;
-    if (error.keyword === 'const' || error.keyword === 'anyOf') {
-      field = base;
-      message = 'is not one of the allowed values';
-    }
     if (!byField.has(field)) byField.set(field, message);
   }
   return [...byField].map(([field, message]) => ({ field, message }));

@@ -8,6 +8,7 @@ export const STORE_MIGRATIONS: Record<StoreFileName, readonly Migration[]> = {
   config: [
     { version: 1, description: 'initial layout', up: () => undefined },
     { version: 2, description: "DNS's enabled flag becomes the dns service's auto-start flag", up: dnsEnabledToAutoStart },
+    { version: 3, description: 'a DHCP subnet\'s router null (sent none) becomes "none"; null is the default (our address) now', up: dhcpRouterNullToNone },
   ],
   auth: [{ version: 1, description: 'initial layout', up: () => undefined }],
   events: [{ version: 1, description: 'initial layout', up: () => undefined }],
@@ -38,6 +39,21 @@ function dnsEnabledToAutoStart(data: StoreFileData): void {
   const services = isRecord(data.sections['services']) ? data.sections['services'] : {};
   const autoStart = isRecord(services['auto_start']) ? services['auto_start'] : {};
   data.sections['services'] = { ...services, auto_start: { ...autoStart, dns: false } };
+}
+
+/**
+ * A subnet's `router: null` meant "send no option 3"; null now means the
+ * default, our own address on the subnet (what dnsmasq sends, and what the
+ * Debian installer needs to go on unattended). Stored subnets keep what they
+ * sent before an upgrade: their null becomes the explicit "none".
+ */
+function dhcpRouterNullToNone(data: StoreFileData): void {
+  const dhcp = data.sections['dhcp'];
+  if (!isRecord(dhcp) || !Array.isArray(dhcp['subnets'])) return;
+  data.sections['dhcp'] = {
+    ...dhcp,
+    subnets: dhcp['subnets'].map((subnet: unknown) => (isRecord(subnet) && subnet['router'] === null ? { ...subnet, router: 'none' } : subnet)),
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

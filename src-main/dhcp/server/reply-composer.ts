@@ -2,7 +2,8 @@ import type { Archmap } from '../archmap.js';
 import { encodeCustomOption } from '../dhcp-options.js';
 import type { DhcpSettings } from '../dhcp-settings.js';
 import type { DhcpReservation } from '../reservations.js';
-import { intToIpv4 } from '../../network/ip-math.js';
+import { intToIpv4, isHostIn, parseIpv4 } from '../../network/ip-math.js';
+import { ROUTER_NONE } from '../dhcp-contract.js';
 import { bootFields, chooseBootInfo } from './boot-info.js';
 import type { ClientRequest } from './client-request.js';
 import type { DhcpOption, DhcpPacket } from './dhcp-codec.js';
@@ -50,7 +51,7 @@ export class ReplyComposer {
     const defaultLease = this.deps.settings.current().default_lease_time_seconds;
     for (const entry of this.deps.settings.subnets()) {
       const fixed: DhcpOption[] = [{ code: OPT.SUBNET_MASK, data: uint32Bytes(entry.subnet.mask) }];
-      if (entry.config.router) fixed.push({ code: OPT.ROUTER, data: ipBytes(entry.config.router) });
+      if (entry.config.router !== null && entry.config.router !== ROUTER_NONE) fixed.push({ code: OPT.ROUTER, data: ipBytes(entry.config.router) });
       if (entry.subnet.prefix < 31) fixed.push({ code: OPT.BROADCAST_ADDRESS, data: uint32Bytes(entry.subnet.broadcast) });
       if (entry.config.ntp_servers.length > 0) fixed.push({ code: OPT.NTP_SERVERS, data: ipsBytes(entry.config.ntp_servers) });
       const custom = entry.config.options.map((option) => ({ code: option.code, data: encodeCustomOption(option) }));
@@ -83,6 +84,10 @@ export class ReplyComposer {
     const required: DhcpOption[] = [];
     if (leaseSeconds !== null) required.push(...(cached && cached.leaseSeconds === leaseSeconds ? cached.leaseTimes : leaseTimeOptions(leaseSeconds)));
     for (const option of cached?.fixed ?? []) if (!overridden.has(option.code)) required.push(option);
+    if (subnet.config.router === null && !overridden.has(OPT.ROUTER)) {
+      const router = defaultRouter(client, context);
+      if (router !== null) required.push({ code: OPT.ROUTER, data: uint32Bytes(router) });
+    }
     const dns = subnet.config.dns_servers ?? this.deps.defaultDnsServers(context.serverAddress);
     if (dns.length > 0 && !overridden.has(OPT.DNS_SERVERS)) required.push({ code: OPT.DNS_SERVERS, data: ipsBytes(dns) });
     const domain = subnet.config.domain_name ?? this.deps.defaultDomain();
@@ -127,4 +132,20 @@ function leaseTimeOptions(seconds: number): DhcpOption[] {
     { code: OPT.RENEWAL_TIME, data: uint32Bytes(Math.floor(seconds / 2)) },
     { code: OPT.REBINDING_TIME, data: uint32Bytes(Math.floor(seconds * 0.875)) },
   ];
+}
+
+/**
+ * The gateway a subnet without a configured router gets (dnsmasq's default):
+ * our own address when it is on the client's subnet, else the relay's
+ * (giaddr sits on the client's segment and is normally its router). Without
+ * option 3 the Debian installer stops to ask "Continue without a default
+ * route?", so an unattended install needs one.
+ */
+function defaultRouter(client: ClientRequest, context: ServingContext): number | null {
+  const subnet = context.subnet;
+  if (!subnet) return null;
+  const own = parseIpv4(context.serverAddress);
+  if (own !== null && isHostIn(subnet.subnet, own)) return own;
+  if (client.giaddr !== 0 && isHostIn(subnet.subnet, client.giaddr)) return client.giaddr;
+  return null;
 }

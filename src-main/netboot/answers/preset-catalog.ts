@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { PROJECT_ROOT } from '../../core/version.js';
 import { notFound } from '../../core/errors.js';
 import { ANSWER_KINDS, NETBOOT_ID_PATTERN, NETBOOT_VARIABLE_PATTERN, OS_FAMILIES, type AnswerKind, type AnswerPreset, type PresetVariable } from '../netboot-contract.js';
+import { foldUnionErrors, schemaErrorMessage } from '../../core/http-kit/schema-errors.js';
 
 /** Where the shipped presets are: next to a packaged app's resources, else the repository's resources/netboot/presets. */
 export function defaultPresetDir(): string {
@@ -64,8 +65,8 @@ export class PresetCatalog {
     const indexFile = path.join(dir, 'index.yaml');
     const raw: unknown = parseYaml(readFileSync(indexFile, 'utf8'));
     if (!Value.Check(PresetIndexSchema, raw)) {
-      const first = Value.Errors(PresetIndexSchema, raw)[0];
-      throw new Error(`${indexFile}: ${first ? `${first.instancePath || '/'} ${first.message}` : 'invalid'}`);
+      const first = foldUnionErrors(Value.Errors(PresetIndexSchema, raw))[0];
+      throw new Error(`${indexFile}: ${first ? `${first.instancePath || '/'} ${schemaErrorMessage(first)}` : 'invalid'}`);
     }
     return new PresetCatalog(buildPresets(raw, (file) => readFileSync(path.join(dir, file), 'utf8'), indexFile));
   }

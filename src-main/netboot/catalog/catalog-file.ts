@@ -1,3 +1,4 @@
+import { foldUnionErrors, schemaErrorMessage } from '../../core/http-kit/schema-errors.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -99,7 +100,7 @@ export function describeProblem(problem: FieldError): string {
 /** Schema errors of `value`, fields named with array items by their id; `prefix` is prepended to each field. */
 export function schemaProblems(schema: TSchema, value: unknown, prefix = ''): FieldError[] {
   if (Value.Check(schema, value)) return [];
-  return Value.Errors(schema, value).map((error) => ({ field: `${prefix}${fieldName(value, error.instancePath)}` || '(the file)', message: error.message }));
+  return foldUnionErrors(Value.Errors(schema, value)).map((error) => ({ field: `${prefix}${fieldName(value, error.instancePath)}` || '(the file)', message: schemaErrorMessage(error) }));
 }
 
 /** Keys that name an item of a catalog array better than its index. */

@@ -6,7 +6,9 @@ import type { Collection } from '../../store/collection.js';
 import type { Store } from '../../store/store.js';
 import type { HostDirectorySource } from '../host-directory.js';
 import type { SchedulerClock } from './scheduler-clock.js';
+import type { WolScheduleUpdate } from '../power-contract.js';
 import {
+  mergeScheduleUpdate,
   nextRunAfter,
   SCHEDULE_SORT_FIELDS,
   validateScheduleInput,
@@ -78,6 +80,26 @@ export class WolScheduler {
     }
     const next = nextRunAfter(fields, now);
     const row = await this.rows.insert({ ...fields, next_run_at: next?.toISOString() ?? null, last_run_at: null, last_result: null }, now);
+    if (this.running) this.arm(row);
+    return row;
+  }
+
+  /**
+   * Changes a schedule (omitted fields keep their value), checked like a new
+   * one; `enabled: false` pauses it (no timer, next_run_at null), `true`
+   * resumes it from now. The timer is re-armed for the new next run.
+   */
+  async update(id: number, patch: WolScheduleUpdate): Promise<WolSchedule> {
+    const current = this.rows.get(id);
+    if (!current) throw notFound('schedule', id);
+    const now = this.deps.clock.now();
+    const fields = validateScheduleInput(mergeScheduleUpdate(current, patch), now, this.deps.hosts(), { storedAt: current.at });
+    if (this.rows.find((row) => row.id !== id && row.name.toLowerCase() === fields.name.toLowerCase())) {
+      throw conflict(`a schedule named "${fields.name}" already exists`, [{ field: 'body.name', message: 'already in use' }]);
+    }
+    const next = nextRunAfter(fields, now);
+    const row = await this.rows.update(id, { ...fields, next_run_at: next?.toISOString() ?? null }, now);
+    if (!row) throw notFound('schedule', id);
     if (this.running) this.arm(row);
     return row;
   }

@@ -2,7 +2,7 @@ import { Cron } from 'croner';
 import { AppError, type FieldError } from '../../core/errors.js';
 import { normalizeMac, unicastMacProblem } from '../../core/mac.js';
 import type { HostDirectory } from '../host-directory.js';
-import type { WolSchedule, WolScheduleInput } from '../power-contract.js';
+import type { WolSchedule, WolScheduleInput, WolScheduleUpdate } from '../power-contract.js';
 
 export { SCHEDULE_RESULTS, type ScheduleResult, type WolSchedule, type WolScheduleInput } from '../power-contract.js';
 
@@ -39,10 +39,33 @@ export function nextRunAfter(schedule: Pick<WolSchedule, 'cron' | 'at' | 'timezo
  * Checks a new schedule; returns the fields to store or throws a 400 that
  * names every bad field. Host ids are checked when the hosts area is there.
  */
+/**
+ * The create input that an update leads to: the stored schedule with the
+ * given fields over it. `macs` and `host_ids` replace each other, as do `at`
+ * and `cron`; an update naming both of a pair is refused by the checks.
+ */
+export function mergeScheduleUpdate(current: WolSchedule, patch: WolScheduleUpdate): WolScheduleInput {
+  const targetGiven = patch.host_ids !== undefined || patch.macs !== undefined;
+  const timeGiven = patch.cron !== undefined || patch.at !== undefined;
+  const merged: WolScheduleInput = { name: patch.name ?? current.name, timezone: patch.timezone ?? current.timezone, enabled: patch.enabled ?? current.enabled };
+  if (targetGiven) {
+    if (patch.host_ids !== undefined) merged.host_ids = patch.host_ids;
+    if (patch.macs !== undefined) merged.macs = patch.macs;
+  } else if (current.host_ids) merged.host_ids = current.host_ids;
+  else if (current.macs) merged.macs = current.macs;
+  if (timeGiven) {
+    if (patch.cron !== undefined) merged.cron = patch.cron;
+    if (patch.at !== undefined) merged.at = patch.at;
+  } else if (current.cron !== null) merged.cron = current.cron;
+  else if (current.at !== null) merged.at = current.at;
+  return merged;
+}
+
 export function validateScheduleInput(
   input: WolScheduleInput,
   now: Date,
   hosts: HostDirectory | null,
+  options: { storedAt?: string | null } = {},
 ): Omit<WolSchedule, 'id' | 'created_at' | 'updated_at' | 'next_run_at' | 'last_run_at' | 'last_result'> {
   const errors: FieldError[] = [];
   const name = input.name.trim();
@@ -74,7 +97,8 @@ export function validateScheduleInput(
   if (input.at !== undefined) {
     const time = Date.parse(input.at);
     if (Number.isNaN(time)) errors.push({ field: 'body.at', message: 'must be an RFC 3339 date-time' });
-    else if (time <= now.getTime()) errors.push({ field: 'body.at', message: 'must be in the future' });
+    // An edit that leaves a one-shot's stored time alone (pausing a past one) is not asked to move it.
+    else if (time <= now.getTime() && input.at !== options.storedAt) errors.push({ field: 'body.at', message: 'must be in the future' });
     else at = new Date(time).toISOString();
   }
   if (input.cron !== undefined && zoneOk) {

@@ -155,3 +155,14 @@ describe('addresses that name no single machine', () => {
     await expectRefused('POST', '/hosts', { mac: '52:54:00:00:40:02', ip: '224.0.0.1' }, 'body.ip', /multicast/);
   });
 });
+
+describe('enum values in errors', () => {
+  it('names the allowed values of an enum, a literal union and an enum-or-list union', async () => {
+    await expectRefused('PUT', '/services/dhcp', { interfaces: [{ name: 'eth1', mode: 'bogus' }] }, 'body.interfaces.0.mode', /^must be one of server, proxy, off$/);
+    await expectRefused('PUT', '/settings/netboot', { default_action: 'x' }, 'body.default_action', /^must be one of menu, local, profile$/);
+    await expectRefused('PUT', '/settings/interfaces', { served: 'x' }, 'body.served', /^must be auto, or an array$/);
+    const res = await api('PUT', '/settings/interfaces', { served: 'x' });
+    expect(res.body.details).toHaveLength(1);
+    expect(res.body.error).not.toMatch(/allowed values|anyOf/);
+  });
+});

@@ -51,6 +51,43 @@ describe('DNS-rebinding guard (Host header)', () => {
     expect((await get('other.example.org')).statusCode).toBe(403);
   });
 
+  it("accepts the server's own DNS names: the local domain, <server name>.<local domain>, the bare name and {server_ip} records", async () => {
+    t = await createTestCore();
+    const core = t.core;
+    const get = (host: string) => core.http.inject({ method: 'GET', url: '/api/v1/openapi.json', headers: { host } });
+    for (const host of ['bootwright.local', 'bootwright.local:8080', 'BOOTWRIGHT.bootwright.local:8080', 'bootwright:8080']) expect((await get(host)).statusCode, host).toBe(200);
+    expect((await get('other.bootwright.local')).statusCode).toBe(403);
+
+    // A renamed server and domain, and a record an operator pointed at the server, are ours at once.
+    await core.kernel.settings.update({ general: { server_name: 'pxe1' } });
+    await core.area('dns').updateSettings({ local_domain: 'lab.test' });
+    await core.area('dns').records.create({ name: 'deploy', type: 'A', value: '{server_ip}' });
+    await core.area('dns').records.create({ name: 'elsewhere', type: 'A', value: '10.9.9.9' });
+    for (const host of ['lab.test', 'pxe1.lab.test:8080', 'pxe1', 'deploy.lab.test']) expect((await get(host)).statusCode, host).toBe(200);
+    expect((await get('elsewhere.lab.test')).statusCode).toBe(403);
+  });
+
+  it('accepts the addresses of every interface the network area knows, a link-down one included, and the address overrides', async () => {
+    t = await createTestCore({
+      nicReader: () => [
+        {
+          name: 'eth9',
+          mac: '02:00:00:00:00:09',
+          mtu: 1500,
+          up: false,
+          internal: false,
+          addresses: [{ address: '10.99.0.1', family: 'ipv4', prefix: 24, cidr: '10.99.0.1/24', subnet: '10.99.0.0/24' }],
+        },
+      ],
+    });
+    const core = t.core;
+    await core.kernel.settings.update({ interfaces: { server_addresses: [{ subnet: '10.98.0.0/24', address: '10.98.0.7' }] } });
+    const get = (host: string) => core.http.inject({ method: 'GET', url: '/api/v1/openapi.json', headers: { host } });
+    expect((await get('10.99.0.1:8080')).statusCode).toBe(200);
+    expect((await get('10.98.0.7')).statusCode).toBe(200);
+    expect((await get('10.99.0.2:8080')).statusCode).toBe(403);
+  });
+
   it('passes real socket requests to the listening address and IPC requests', async () => {
     t = await createTestCore();
     await t.core.start();

@@ -47,6 +47,18 @@ function lease(n: number, overrides: Partial<Lease> = {}): Lease {
 }
 
 describe('GET/PUT /services/dhcp', () => {
+  it('accepts a subnet of only subnet and ranges, filling in the defaults, and router "none"', async () => {
+    const put = await api('PUT', '/services/dhcp', { subnets: [{ subnet: '10.50.0.0/24', ranges: [{ start: '10.50.0.100', end: '10.50.0.199' }] }, { subnet: '10.60.0.0/24', ranges: [], router: 'none' }] });
+    expect(put.status, put.body.error).toBe(200);
+    expect((put.body.data as { subnets: unknown[] }).subnets).toEqual([
+      { subnet: '10.50.0.0/24', ranges: [{ start: '10.50.0.100', end: '10.50.0.199' }], lease_time_seconds: null, router: null, dns_servers: null, domain_name: null, ntp_servers: [], options: [] },
+      { subnet: '10.60.0.0/24', ranges: [], lease_time_seconds: null, router: 'none', dns_servers: null, domain_name: null, ntp_servers: [], options: [] },
+    ]);
+    const bad = await api('PUT', '/services/dhcp', { subnets: [{ subnet: '10.50.0.0/24', ranges: [], router: 'nobody' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details?.map((d) => d.field)).toContain('body.subnets.0.router');
+  });
+
   it('returns the defaults: nothing served, open access', async () => {
     const { status, body } = await api('GET', '/services/dhcp');
     expect(status).toBe(200);
@@ -110,6 +122,12 @@ describe('/services/archmap', () => {
     expect((await api('GET', '/services/archmap')).body.data).toMatchObject({ entries: expect.arrayContaining([expect.objectContaining({ code: 7, boot_file: 'snponly.efi' })]) });
     expect((await api('PUT', '/services/archmap', defaults)).status).toBe(200);
     expect((await api('GET', '/services/archmap')).body.data).toEqual(defaults);
+  });
+
+  it('takes entries without http_boot_url_path and alternatives (defaults null and [])', async () => {
+    const put = await api('PUT', '/services/archmap', { entries: [{ code: 7, name: 'EFI x64', boot_file: 'ipxe.efi' }] });
+    expect(put.status, put.body.error).toBe(200);
+    expect(put.body.data).toEqual({ entries: [{ code: 7, name: 'EFI x64', boot_file: 'ipxe.efi', http_boot_url_path: null, alternatives: [] }] });
   });
 
   it('rejects duplicate codes and unsafe paths', async () => {

@@ -63,6 +63,35 @@ describe('WOL schedules', () => {
     expect(after.find((row) => row.name === 'berlin mornings')).toMatchObject({ next_run_at: '2030-01-08T06:30:00.000Z', last_run_at: null });
   });
 
+  it('edits a schedule with PUT: pausing stops its runs, resuming restarts them from now, omitted fields stay', async () => {
+    const clock = new ManualClock('2030-01-07T08:00:00.000Z');
+    const t = await scheduleCore(clock);
+    await t.core.area('power').start();
+    const settle = () => t.core.area('power').schedules.idle();
+    const made = await api<WolSchedule>(t.core, 'POST', '/wol/schedule', { name: 'every minute', macs: ['52:54:00:00:00:07'], cron: '0 * * * * *' });
+    const id = made.body.data.id;
+    const paused = await api<WolSchedule>(t.core, 'PUT', `/wol/schedule/${id}`, { enabled: false });
+    expect(paused.status).toBe(200);
+    expect(paused.body.data).toMatchObject({ name: 'every minute', macs: ['52:54:00:00:00:07'], cron: '0 * * * * *', enabled: false, next_run_at: null });
+    await clock.advance(5 * 60_000, settle);
+    expect(eventsOf(t.core, 'wol.schedule.fired')).toHaveLength(0);
+
+    const resumed = await api<WolSchedule>(t.core, 'PUT', `/wol/schedule/${id}`, { enabled: true, name: 'hourly now', cron: '0 0 * * * *' });
+    expect(resumed.body.data).toMatchObject({ name: 'hourly now', enabled: true, next_run_at: '2030-01-07T09:00:00.000Z', macs: ['52:54:00:00:00:07'] });
+    await clock.advance(60 * 60_000, settle);
+    expect(eventsOf(t.core, 'wol.schedule.fired').map((event) => event.detail?.name)).toEqual(['hourly now']);
+
+    // at replaces cron; host_ids/macs pairs and names are checked as on create.
+    const oneShot = await api<WolSchedule>(t.core, 'PUT', `/wol/schedule/${id}`, { at: '2030-01-08T00:00:00Z' });
+    expect(oneShot.body.data).toMatchObject({ cron: null, at: '2030-01-08T00:00:00.000Z', next_run_at: '2030-01-08T00:00:00.000Z' });
+    await api(t.core, 'POST', '/wol/schedule', { name: 'other', macs: ['52:54:00:00:00:08'], cron: '0 * * * *' });
+    expect((await api(t.core, 'PUT', `/wol/schedule/${id}`, { name: 'OTHER' })).status).toBe(409);
+    const both = await api(t.core, 'PUT', `/wol/schedule/${id}`, { cron: '0 * * * *', at: '2031-01-01T00:00:00Z' });
+    expect(both.status).toBe(400);
+    expect((await api(t.core, 'PUT', `/wol/schedule/${id}`, { bogus: 1 })).status).toBe(400);
+    expect((await api(t.core, 'PUT', '/wol/schedule/99999', { enabled: false })).status).toBe(404);
+  });
+
   it('refuses bad schedules with a 400 naming the fields, and duplicates with 409', async () => {
     const clock = new ManualClock('2030-01-07T08:00:00.000Z');
     const t = await scheduleCore(clock);

@@ -77,4 +77,25 @@ describe('HostAllowlist', () => {
     expect(cached.allows('10.1.1.1')).toBe(true);
     expect(cached.allows('192.168.7.1')).toBe(false);
   });
+
+  it('accepts the address the connection arrived on (an interface node does not list, IPv4 on a dual-stack socket) and nothing else by it', () => {
+    const bare = new HostAllowlist({ hostname: () => 'box', networkInterfaces: () => ({}), now: clock.nowMs });
+    expect(bare.allows('10.20.0.1:8080')).toBe(false);
+    expect(bare.allows('10.20.0.1:8080', '10.20.0.1')).toBe(true);
+    expect(bare.allows('10.20.0.1', '::ffff:10.20.0.1')).toBe(true);
+    expect(bare.allows('[fd00::1]:8080', 'fd00::1')).toBe(true);
+    expect(bare.allows('10.20.0.2', '10.20.0.1')).toBe(false);
+    expect(bare.allows('evil.example', '10.20.0.1')).toBe(false);
+  });
+
+  it('reads the sources again at once after invalidate()', () => {
+    let names = ['a.lan'];
+    const list = new HostAllowlist({ hostname: () => 'box', networkInterfaces: () => ({}), now: clock.nowMs });
+    list.addSource(() => names);
+    expect(list.allows('a.lan')).toBe(true);
+    names = ['b.lan'];
+    expect(list.allows('b.lan')).toBe(false);
+    list.invalidate();
+    expect(list.allows('b.lan')).toBe(true);
+  });
 });

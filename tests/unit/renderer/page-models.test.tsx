@@ -11,7 +11,7 @@ import { createInvalidator, keysFor } from '../../../src-renderer/src/live/live-
 import { bucketByTime } from '../../../src-renderer/src/pages/dashboard/boot-buckets.js';
 import { setupWarnings } from '../../../src-renderer/src/pages/dashboard/DashboardWarnings.js';
 import { describeServer, switchToProxy } from '../../../src-renderer/src/pages/dhcp/rogue-guard-model.js';
-import { dhcpErrorPath, optionFromForm, optionValueProblem, settingsFromForm, settingsToForm, subnetProblems } from '../../../src-renderer/src/pages/dhcp/dhcp-form-model.js';
+import { dhcpErrorPath, optionFromForm, optionValueProblem, settingsFromForm, settingsToForm, subnetFromForm, subnetProblems, subnetToForm } from '../../../src-renderer/src/pages/dhcp/dhcp-form-model.js';
 import { recordBody, recordValueProblem } from '../../../src-renderer/src/pages/dns/DnsRecordDialog.js';
 import { domainProblem, upstreamErrorIndex } from '../../../src-renderer/src/pages/dns/DnsSettingsForm.js';
 import { lineErrorsFrom } from '../../../src-renderer/src/pages/power/BmcImportDialog.js';
@@ -87,6 +87,16 @@ describe('DHCP form model', () => {
     expect(form.subnets[0]!.options[1]!.value).toBe('192.168.50.2, 192.168.50.3');
     const { access_mode: _mode, ...rest } = settings;
     expect(settingsFromForm(form)).toEqual(rest);
+  });
+
+  it('leaves router and DNS empty for the automatic default and takes "none" for none, both ways', () => {
+    const form = settingsToForm(settings, []);
+    const subnet = form.subnets[0]!;
+    expect(subnetFromForm({ ...subnet, router: '', dns_servers: '' })).toMatchObject({ router: null, dns_servers: null });
+    expect(subnetFromForm({ ...subnet, router: 'None', dns_servers: 'none' })).toMatchObject({ router: 'none', dns_servers: [] });
+    expect(subnetToForm({ ...settings.subnets[0]!, router: 'none', dns_servers: [] })).toMatchObject({ router: 'none', dns_servers: 'none' });
+    expect(subnetProblems({ ...subnet, router: 'none', dns_servers: 'none' }, 0)).toEqual({});
+    expect(subnetProblems({ ...subnet, router: 'gateway' }, 0)).toHaveProperty(['subnets.0.router']);
   });
 
   it('types custom option values and checks them', () => {

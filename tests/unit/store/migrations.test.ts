@@ -46,3 +46,28 @@ describe('config migration 2: the DNS enabled flag becomes the dns auto-start fl
     expect(await migrate({ tftp: { port: 69 } })).toEqual({ tftp: { port: 69 } });
   });
 });
+
+describe('config migration 3: a DHCP subnet\'s router null (sent none) becomes "none"', () => {
+  it('turns null into "none" and leaves addresses and the other fields alone', async () => {
+    const sections = await migrate({
+      dhcp: {
+        access_mode: 'open',
+        subnets: [
+          { subnet: '10.0.0.0/24', ranges: [], router: null, dns_servers: null },
+          { subnet: '10.0.1.0/24', ranges: [], router: '10.0.1.254', dns_servers: [] },
+        ],
+      },
+    });
+    expect(sections['dhcp']).toEqual({
+      access_mode: 'open',
+      subnets: [
+        { subnet: '10.0.0.0/24', ranges: [], router: 'none', dns_servers: null },
+        { subnet: '10.0.1.0/24', ranges: [], router: '10.0.1.254', dns_servers: [] },
+      ],
+    });
+  });
+
+  it('a file without DHCP subnets is left alone', async () => {
+    expect(await migrate({ dhcp: { access_mode: 'open' } })).toEqual({ dhcp: { access_mode: 'open' } });
+  });
+});

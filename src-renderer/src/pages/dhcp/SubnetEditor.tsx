@@ -50,8 +50,8 @@ export function SubnetEditor({ form, index, readOnly, onRemove }: { form: UseFor
           </Stack>
         </div>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
-          <TextInput label="Router (option 3)" placeholder="none" disabled={readOnly} {...form.getInputProps(at('router'))} />
-          <TextInput label="DNS servers (option 6)" placeholder="automatic" description="Empty: our address while DNS runs" disabled={readOnly} {...form.getInputProps(at('dns_servers'))} />
+          <TextInput label="Router (option 3)" placeholder="automatic" description='Empty: our address on this subnet; "none": no gateway' disabled={readOnly} {...form.getInputProps(at('router'))} />
+          <TextInput label="DNS servers (option 6)" placeholder="automatic" description='Empty: our address while DNS runs; "none": no DNS servers' disabled={readOnly} {...form.getInputProps(at('dns_servers'))} />
           <TextInput label="Domain name (option 15)" placeholder="automatic" description="Empty: the DNS local domain" disabled={readOnly} {...form.getInputProps(at('domain_name'))} />
           <TextInput label="NTP servers (option 42)" placeholder="none" disabled={readOnly} {...form.getInputProps(at('ntp_servers'))} />
           <NumberInput label="Lease time (seconds)" placeholder="default" description="Empty: the default lease time" min={10} allowDecimal={false} disabled={readOnly} {...form.getInputProps(at('lease_time_seconds'))} />

@@ -1,5 +1,6 @@
 import {
   CustomOptionSchema,
+  ROUTER_NONE,
   SubnetSchema,
   type CustomOption as DhcpOption,
   type CustomOptionType as DhcpOptionType,
@@ -21,8 +22,9 @@ export interface SubnetForm {
   subnet: string;
   ranges: { start: string; end: string }[];
   lease_time_seconds: number | string;
+  /** Empty = automatic (our address on the subnet); "none" = no gateway. */
   router: string;
-  /** Comma-separated; empty = automatic (our address while DNS runs). */
+  /** Comma-separated; empty = automatic (our address while DNS runs); "none" = no DNS servers. */
   dns_servers: string;
   domain_name: string;
   ntp_servers: string;
@@ -42,6 +44,9 @@ export interface DhcpForm {
 }
 
 const list = (text: string) => text.split(/[\s,]+/).filter((item) => item !== '');
+/** What the router and DNS fields take for "send none" (empty means the automatic default). */
+const NONE = ROUTER_NONE;
+const isNone = (text: string) => text.trim().toLowerCase() === NONE;
 
 export function optionToForm(option: DhcpOption): OptionForm {
   const value = Array.isArray(option.value) ? option.value.join(', ') : String(option.value);
@@ -94,7 +99,7 @@ export function subnetToForm(subnet: DhcpSubnet): SubnetForm {
     ranges: subnet.ranges.map((range) => ({ ...range })),
     lease_time_seconds: subnet.lease_time_seconds ?? '',
     router: subnet.router ?? '',
-    dns_servers: subnet.dns_servers === null ? '' : subnet.dns_servers.join(', '),
+    dns_servers: subnet.dns_servers === null ? '' : subnet.dns_servers.length === 0 ? NONE : subnet.dns_servers.join(', '),
     domain_name: subnet.domain_name ?? '',
     ntp_servers: subnet.ntp_servers.join(', '),
     options: subnet.options.map(optionToForm),
@@ -106,8 +111,8 @@ export function subnetFromForm(subnet: SubnetForm): DhcpSubnet {
     subnet: subnet.subnet.trim(),
     ranges: subnet.ranges.map((range) => ({ start: range.start.trim(), end: range.end.trim() })),
     lease_time_seconds: subnet.lease_time_seconds === '' ? null : Number(subnet.lease_time_seconds),
-    router: subnet.router.trim() === '' ? null : subnet.router.trim(),
-    dns_servers: subnet.dns_servers.trim() === '' ? null : list(subnet.dns_servers),
+    router: subnet.router.trim() === '' ? null : isNone(subnet.router) ? ROUTER_NONE : subnet.router.trim(),
+    dns_servers: subnet.dns_servers.trim() === '' ? null : isNone(subnet.dns_servers) ? [] : list(subnet.dns_servers),
     domain_name: subnet.domain_name.trim() === '' ? null : subnet.domain_name.trim(),
     ntp_servers: list(subnet.ntp_servers),
     options: subnet.options.map(optionFromForm),
@@ -168,8 +173,8 @@ export function subnetProblems(subnet: SubnetForm, index: number): Record<string
     if (!isIPv4(range.start)) problems[at(`ranges.${r}.start`)] = 'An IPv4 address';
     if (!isIPv4(range.end)) problems[at(`ranges.${r}.end`)] = 'An IPv4 address';
   });
-  if (subnet.router.trim() !== '' && !isIPv4(subnet.router)) problems[at('router')] = 'An IPv4 address, or empty';
-  if (subnet.dns_servers.trim() !== '' && !list(subnet.dns_servers).every(isIPv4)) problems[at('dns_servers')] = 'IPv4 addresses separated by commas';
+  if (subnet.router.trim() !== '' && !isNone(subnet.router) && !isIPv4(subnet.router)) problems[at('router')] = 'An IPv4 address, "none", or empty (our address)';
+  if (subnet.dns_servers.trim() !== '' && !isNone(subnet.dns_servers) && !list(subnet.dns_servers).every(isIPv4)) problems[at('dns_servers')] = 'IPv4 addresses separated by commas, "none", or empty';
   if (subnet.ntp_servers.trim() !== '' && !list(subnet.ntp_servers).every(isIPv4)) problems[at('ntp_servers')] = 'IPv4 addresses separated by commas';
   const lease = subnet.lease_time_seconds;
   if (lease !== '' && !Value.Check(SubnetSchema.properties.lease_time_seconds, Number(lease))) problems[at('lease_time_seconds')] = '10–31536000 seconds, or empty';
