@@ -49,7 +49,7 @@ export interface AreaListOptions {
   baselines?: BaselinesAreaOptions;
   /** Store seams (tests): the shipped catalog folder and the clock. */
   communityStore?: CommunityStoreOptions;
-  /** Kit seams (tests): wrapped targets (an injected write failure), the clock. */
+  /** Kit seams (tests): the clock. */
   kit?: KitAreaOptions;
 }
 

@@ -26,8 +26,7 @@ export type { KitTarget } from './kit-target.js';
 
 /** Test seams of the kit area. */
 export interface KitAreaOptions {
-  /** Wraps the targets (tests inject a failing write to check the undo). */
-  wrapTargets?: (targets: Record<KitSection, KitTarget>) => Record<KitSection, KitTarget>;
+  /** The clock of the export's timestamp. */
   now?: () => Date;
 }
 
@@ -61,8 +60,8 @@ export function kitArea(options: KitAreaOptions = {}): AreaModule<'kit', KitFaca
     needs: ['dns', 'dhcp', 'tftp', 'profiles', 'hosts', 'power', 'netboot', 'scripts', 'baselines'],
     async create(kernel, deps) {
       const settings = settingsTarget({ settings: kernel.settings, dhcp: deps.dhcp, dns: deps.dns, tftp: deps.tftp, profiles: deps.profiles, network: kernel.network, services: kernel.services });
-      const built: Record<KitSection, KitTarget> = {
-        settings: settings as KitTarget,
+      const targets: Record<KitSection, KitTarget> = {
+        settings,
         dns_records: dnsRecordsTarget(deps.dns) as KitTarget,
         scripts: scriptsTarget(deps.scripts) as KitTarget,
         answer_templates: answerTemplatesTarget(deps.netboot, kernel.secrets) as KitTarget,
@@ -74,9 +73,6 @@ export function kitArea(options: KitAreaOptions = {}): AreaModule<'kit', KitFaca
         bmc_configs: bmcTarget(deps.power, deps.hosts) as KitTarget,
         wol_schedules: wolTarget(deps.power, deps.hosts) as KitTarget,
       };
-      const wrapped = options.wrapTargets ? options.wrapTargets(built) : built;
-      // The settings part's file form (an object of parts) stays with the wrapped target.
-      const targets = { ...wrapped, settings: Object.assign(wrapped.settings, { split: settings.split, join: settings.join }) };
       const importer = new KitImporter({ targets, imports: kitImportRows(kernel.store), events: kernel.events, log: kernel.log });
       // An import a crash interrupted is undone before anything can read its half-written state.
       await importer.recover();

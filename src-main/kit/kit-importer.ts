@@ -75,13 +75,13 @@ export class KitImporter {
       if (plan.conflicts.length > 0 && request.dry_run !== true) {
         const names = plan.conflicts.map((conflict) => conflict.key);
         throw new AppError('CONFLICT', `the kit would change ${names.length} existing item(s): ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', …' : ''}; answer with on_conflict or resolutions (skip, overwrite, rename)`, {
-          details: plan.conflicts.map((conflict) => ({ field: conflict.key, message: `${conflict.type} "${conflict.name}" exists (id ${conflict.existing_id}) with other content` })),
+          details: plan.conflicts.map((conflict) => ({ field: conflict.key, message: `${conflict.type} "${conflict.name}" exists (id ${conflict.existing_id}) with other content`, ...conflict })),
         });
       }
       const steps = new Map(plan.steps.map((step) => [step.key, step]));
       const conflicted = new Set(plan.conflicts.map((conflict) => conflict.key));
       const refs = this.resolver(parsed, steps);
-      await this.validate(parsed, steps, refs);
+      await this.validate(parsed, steps, conflicted, refs);
       const results = parsed.map((entry) => resultOf(entry, steps.get(entry.key), conflicted.has(entry.key)));
       const warnings = [...document.warnings];
       if (differing.length > 0 && request.dry_run === true && conflicted.size > 0) warnings.push(`${conflicted.size} item(s) conflict with local ones: choose skip, overwrite or rename for each`);
@@ -130,7 +130,7 @@ export class KitImporter {
           if (seen.has(key)) throw validationError([{ field: `${field}.${index}`, message: `"${ref}" appears twice in the section` }]);
           seen.add(key);
           const existing = target.findExisting(item);
-          const changes = existing ? fieldChanges(item, await target.current(existing.id), target.secretFields) : [];
+          const changes = existing ? fieldChanges(target.compared ? target.compared(item) : item, await target.current(existing.id), target.secretFields) : [];
           out.push({ section, target, key, ref, item, existing, changes });
         } catch (err) {
           if (!isAppError(err) || err.code !== 'VALIDATION_FAILED') throw err;
@@ -160,8 +160,9 @@ export class KitImporter {
   }
 
   /** Every item the plan writes, through its area's checks; all problems at once. */
-  private async validate(parsed: readonly Parsed[], steps: ReadonlyMap<string, PlanStep<KitSection>>, refs: RefResolver): Promise<void> {
-    const dhcpChanges = parsed.some((entry) => entry.key === 'settings/dhcp' && steps.get(entry.key)?.action === 'overwritten');
+  private async validate(parsed: readonly Parsed[], steps: ReadonlyMap<string, PlanStep<KitSection>>, conflicted: ReadonlySet<string>, refs: RefResolver): Promise<void> {
+    // A dry run's open conflict on the DHCP part may become an overwrite: check as if it will.
+    const dhcpChanges = steps.get('settings/dhcp')?.action === 'overwritten' || conflicted.has('settings/dhcp');
     const errors: FieldError[] = [];
     let conflict: AppError | null = null;
     for (const entry of parsed) {

@@ -137,6 +137,7 @@ export function settingsTarget(deps: SettingsTargetDeps): KitTarget<SettingsItem
       if (!part) throw new AppError('INTERNAL', `no settings part ${id}`);
       return read(part);
     },
+    compared: (item) => item.value,
     async validate(item) {
       const field = (path: string) => `settings.${item.part}.${path}`;
       let errors: FieldError[] = [];
