@@ -56,7 +56,7 @@ async function populate(core: TestCore): Promise<void> {
   const profiles = c.area('profiles');
   const debian = await profiles.create({ name: 'Debian 12', boot_type: 'linux', linux: { kernel: 'debian/linux', initrds: ['debian/initrd.gz'], cmdline: 'auto=true' } }, { author: 'alice' });
   await profiles.create({ name: 'Lab menu', boot_type: 'menu', menu: { entries: [{ profile_id: debian.id }], default_entry: debian.id } }, { author: 'alice' });
-  await profiles.update(debian.id, { linux: { kernel: 'debian/linux', initrds: ['debian/initrd.gz'], cmdline: 'auto=true priority=critical' }, comment: 'critical only' }, { author: 'bob' });
+  await profiles.update(debian.id, { linux: { kernel: 'debian/linux', initrds: ['debian/initrd.gz'], cmdline: 'auto=true priority=critical' } }, { author: 'bob', comment: 'critical only' });
   const host = await c.area('hosts').create({ mac: '52:54:00:aa:00:01', hostname: 'node1', ip: '10.77.0.11', profile_id: debian.id, tags: ['rack1'] });
   await c.area('dhcp').reservations.create({ mac: '52:54:00:aa:00:99', ip: '10.77.0.99', hostname: 'printer' });
   await c.area('dhcp').access.add('blacklist', { mac: '52:54:00:bb:00:01', comment: 'rogue' });
@@ -116,9 +116,11 @@ describe('import', () => {
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toMatch(/wrong passphrase, or the file was changed/);
     const kit = parseYaml(kitText) as { sections: { bmc_configs: { password: { sealed: string } }[] } };
-    const sealed = Buffer.from(kit.sections.bmc_configs[0]!.password.sealed, 'base64');
-    sealed[sealed.length - 1] ^= 1;
-    kit.sections.bmc_configs[0]!.password.sealed = sealed.toString('base64');
+    const bmc = kit.sections.bmc_configs[0];
+    if (!bmc) throw new Error('the kit has no BMC config');
+    const sealed = Buffer.from(bmc.password.sealed, 'base64');
+    sealed.writeUInt8(sealed.readUInt8(sealed.length - 1) ^ 1, sealed.length - 1);
+    bmc.password.sealed = sealed.toString('base64');
     const tampered = await call(b, '/kit/import', { content: stringifyYaml(kit), passphrase: PASS, on_conflict: 'overwrite' });
     expect(tampered.status).toBe(400);
     expect(tampered.body.error).toMatch(/cannot be decrypted/);
