@@ -6,7 +6,9 @@ import { describeError } from '../../api/api-error.js';
 import { kitConflicts, type KitConflict } from '../../api/clients/kit-client.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { useApi } from '../../query/api-hooks.js';
+import { QueryState } from '../../components/QueryState.js';
+import { keys } from '../../query/keys.js';
+import { useApi, useApiQuery } from '../../query/api-hooks.js';
 import { ACTION_LABELS, allResolved, openConflicts, RESOLUTION_LABELS, SECTION_LABELS, shown, type KitPhase, type KitResolution } from './kit-flow.js';
 
 /** Offers the text as a file download (works in browsers and in the Electron window). */
@@ -27,6 +29,8 @@ function warningsOf(text: string): string[] {
 
 function ExportCard() {
   const api = useApi();
+  // The server's name: the kit records it as its source (and names the file after it).
+  const general = useApiQuery(keys.settingsSection('general'), (client) => client.settings.general.get());
   const [sections, setSections] = useState<KitSection[]>([...KIT_SECTIONS]);
   const [passphrase, setPassphrase] = useState('');
   const [whole, setWhole] = useState(false);
@@ -51,6 +55,9 @@ function ExportCard() {
     <Card withBorder>
       <Stack gap="sm">
         <Title order={3}>Export</Title>
+        <QueryState query={general} what="the server's name">
+          {(stored) => <Text size="sm">The kit records this server, “{stored.server_name}”, as its source.</Text>}
+        </QueryState>
         <Checkbox.Group label="Sections" value={sections} onChange={(value) => setSections(value as KitSection[])}>
           <Group gap="md" mt={4}>
             {KIT_SECTIONS.map((section) => (
