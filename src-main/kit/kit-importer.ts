@@ -122,6 +122,7 @@ export class KitImporter {
       else throw validationError([{ field, message: 'must be a list' }]);
       if (out.length + items.length > MAX_KIT_ITEMS) throw new AppError('VALIDATION_FAILED', `a kit holds at most ${MAX_KIT_ITEMS} items`);
       const seen = new Set<string>();
+      const start = out.length;
       for (const [index, raw] of items.entries()) {
         try {
           const item = target.parse(raw, `${field}.${index}`, secrets);
@@ -137,6 +138,8 @@ export class KitImporter {
           errors.push(...(err.details ?? [{ field: `${field}.${index}`, message: err.message }]));
         }
       }
+      const rank = target.rank;
+      if (rank) out.push(...out.splice(start).sort((x, y) => rank(x.item) - rank(y.item)));
     }
     if (errors.length > 0) throw validationError(errors.slice(0, 100));
     return out;
@@ -164,7 +167,7 @@ export class KitImporter {
     // A dry run's open conflict on the DHCP part may become an overwrite: check as if it will.
     const dhcpChanges = steps.get('settings/dhcp')?.action === 'overwritten' || conflicted.has('settings/dhcp');
     const errors: FieldError[] = [];
-    let conflict: AppError | null = null;
+    let onlyConflicts = true;
     for (const entry of parsed) {
       const step = steps.get(entry.key);
       if (!step || step.action === 'skipped') continue;
@@ -174,14 +177,15 @@ export class KitImporter {
         await entry.target.validate(entry.target.withName(entry.item, step.name), step.action === 'overwritten' ? step.existing?.id : undefined, refs);
       } catch (err) {
         if (!isAppError(err) || (err.code !== 'VALIDATION_FAILED' && err.code !== 'CONFLICT')) throw err;
-        if (err.code === 'CONFLICT') conflict ??= err;
+        if (err.code !== 'CONFLICT') onlyConflicts = false;
         const details = err.details && err.details.length > 0 ? err.details : [{ field: 'item', message: err.message }];
         errors.push(...details.map((detail) => ({ field: `${entry.key}: ${detail.field}`, message: detail.message })));
       }
     }
     if (errors.length === 0) return;
     const message = `the kit does not fit this server: ${errors.slice(0, 3).map((error) => `${error.field}: ${error.message}`).join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`;
-    throw new AppError(conflict && errors.length === (conflict.details?.length ?? 1) ? 'CONFLICT' : 'VALIDATION_FAILED', message, { details: errors.slice(0, 100) });
+    // Only duplicates (a name or address another local item holds) answer 409; anything else is 400.
+    throw new AppError(onlyConflicts ? 'CONFLICT' : 'VALIDATION_FAILED', message, { details: errors.slice(0, 100) });
   }
 
   private async write(parsed: readonly Parsed[], plan: ReadonlyMap<string, PlanStep<KitSection>>, refs: RefResolver & { written: Map<string, number> }, results: KitItemResult[], user: string): Promise<void> {

@@ -56,6 +56,8 @@ export interface KitTarget<P = unknown> {
   /** The local item of a key (what keyOf gives): references from other sections, and the undo of a write a crash cut short. */
   lookup(key: string): ExistingRef | undefined;
   isTaken(name: string): boolean;
+  /** Write order inside the section, lowest first (a menu profile after the profiles it lists); default 0. */
+  rank?(item: P): number;
   /** What of the file's item the diff compares with `current` (default: the item). */
   compared?(item: P): unknown;
   /** The local item in the kit's form with plain secrets (what the diff compares the file's item with). */

@@ -240,6 +240,7 @@ export function profilesTarget(profiles: ProfileService): KitTarget<ProfileItem>
     section: 'profiles',
     canRename: true,
     secretFields: [],
+    rank: (item) => (item.menu ? 1 : 0),
     exportAll: async () =>
       profiles.all().map((row) => ({
         ...itemOf(row),

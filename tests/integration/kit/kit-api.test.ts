@@ -55,7 +55,10 @@ async function populate(core: TestCore): Promise<void> {
   await c.area('netboot').answers.create({ name: 'Lab preseed', kind: 'preseed', content: 'd-i debian-installer/locale string en_US.UTF-8\n', secrets: { root_password: 'T0p-secret' } }, { author: 'alice' });
   const profiles = c.area('profiles');
   const debian = await profiles.create({ name: 'Debian 12', boot_type: 'linux', linux: { kernel: 'debian/linux', initrds: ['debian/initrd.gz'], cmdline: 'auto=true' } }, { author: 'alice' });
-  await profiles.create({ name: 'Lab menu', boot_type: 'menu', menu: { entries: [{ profile_id: debian.id }], default_entry: debian.id } }, { author: 'alice' });
+  const menu = await profiles.create({ name: 'Lab menu', boot_type: 'menu', menu: { entries: [{ profile_id: debian.id }], default_entry: debian.id } }, { author: 'alice' });
+  // A profile made after the menu that lists it: the import must write it before the menu.
+  const local = await profiles.create({ name: 'Local disk', boot_type: 'local' }, { author: 'alice' });
+  await profiles.update(menu.id, { menu: { entries: [{ profile_id: debian.id }, { profile_id: local.id }], default_entry: debian.id } }, { author: 'alice' });
   await profiles.update(debian.id, { linux: { kernel: 'debian/linux', initrds: ['debian/initrd.gz'], cmdline: 'auto=true priority=critical' } }, { author: 'bob', comment: 'critical only' });
   const host = await c.area('hosts').create({ mac: '52:54:00:aa:00:01', hostname: 'node1', ip: '10.77.0.11', profile_id: debian.id, tags: ['rack1'] });
   await c.area('dhcp').reservations.create({ mac: '52:54:00:aa:00:99', ip: '10.77.0.99', hostname: 'printer' });
@@ -170,7 +173,8 @@ describe('import', () => {
     expect(c.area('dhcp').settings.get().subnets.map((subnet) => subnet.subnet)).toEqual(['10.77.0.0/16']);
     const debian = c.area('profiles').all().find((profile) => profile.name === 'Debian 12');
     const menu = c.area('profiles').all().find((profile) => profile.name === 'Lab menu');
-    expect(menu?.menu?.entries[0]?.profile_id).toBe(debian?.id);
+    const localDisk = c.area('profiles').all().find((profile) => profile.name === 'Local disk');
+    expect(menu?.menu?.entries.map((entry) => entry.profile_id)).toEqual([debian?.id, localDisk?.id]);
     expect(debian?.linux?.cmdline).toBe('auto=true priority=critical');
     expect(c.kernel.settings.netboot().default_profile_id).toBe(debian?.id);
     const host = c.area('hosts').findByMac('52:54:00:aa:00:01');
