@@ -10,6 +10,7 @@ import { diagnosticsArea, type DiagnosticsOptions } from '../diagnostics/index.j
 import { dnsArea } from '../dns/index.js';
 import { eventsArea } from '../events/index.js';
 import { hostsArea } from '../hosts/index.js';
+import { kitArea, type KitAreaOptions } from '../kit/index.js';
 import { logsArea } from '../logs/index.js';
 import { netbootArea, type NetbootAreaOptions } from '../netboot/index.js';
 import { networkArea } from '../network/index.js';
@@ -48,6 +49,8 @@ export interface AreaListOptions {
   baselines?: BaselinesAreaOptions;
   /** Store seams (tests): the shipped catalog folder and the clock. */
   communityStore?: CommunityStoreOptions;
+  /** Kit seams (tests): the clock. */
+  kit?: KitAreaOptions;
 }
 
 /**
@@ -81,6 +84,7 @@ export function areaList(options: AreaListOptions = {}) {
     scriptsArea(),
     baselinesArea(options.baselines ?? {}),
     communityStoreArea(options.communityStore ?? {}),
+    kitArea(options.kit ?? {}),
   ] as const;
 }
 

@@ -103,6 +103,12 @@ export class Reservations {
     return () => this.listeners.delete(listener);
   }
 
+  /** The checks of create (existingId undefined) or of an update of that reservation, writing nothing (the kit import checks everything first). */
+  validate(input: ReservationInput, existingId?: number): void {
+    const current = existingId === undefined ? undefined : this.get(existingId);
+    this.check({ hostname: null, boot_file: null, options: [], ...current, ...input }, existingId ?? null);
+  }
+
   create(input: ReservationInput): Promise<DhcpReservation> {
     return this.serial(async () => {
       const value = this.check({ hostname: null, boot_file: null, options: [], ...input }, null);

@@ -136,6 +136,14 @@ export class DnsRecords {
     return record;
   }
 
+  /** The checks of create (existingId undefined) or of a full update of that record, writing nothing (the kit import checks everything first). */
+  validate(input: DnsRecordInput, existingId?: number): void {
+    const domain = this.localDomain();
+    const { value, errors } = checkRecord(input, domain);
+    throwIfInvalid(errors);
+    this.checkConflicts(value, existingId ?? null, domain);
+  }
+
   async create(input: DnsRecordInput): Promise<DnsRecord> {
     const domain = this.localDomain();
     const { value, errors } = checkRecord(input, domain);

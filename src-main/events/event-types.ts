@@ -57,6 +57,8 @@ export const KNOWN_EVENT_KINDS = {
   'netboot.catalog.invalid': 'The shipped netboot catalog failed its checks; start-up stops (error); detail: file, problems',
   'store.imported': 'Items were imported from the community store (all or nothing); detail: import_id, key, source, version, sha256, user, items (type, store_id, action, local_id, name)',
   'store.import.rolled_back': 'A store import interrupted by a crash was undone at start (warn); detail: import_id, key, steps, problems',
+  'kit.imported': 'A kit file was imported (all or nothing); detail: user, exported_at, source (server_name, version), counts (per action)',
+  'kit.import.rolled_back': 'A kit import interrupted by a crash was undone at start (warn); detail: import_id, steps, problems',
   'store.feed.failed': 'A store feed\'s index could not be fetched or verified; its last good index is served if there is one (warn); detail: feed, url, error, stale',
   'netboot.overlay.changed': 'A netboot catalog overlay was created, replaced or deleted; detail: distro, action, fields, user',
   'netboot.task.created': 'An install task was created; mac, host_id; detail: task_id, distro, version, arch, template_id, after_install',

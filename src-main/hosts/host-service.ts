@@ -133,6 +133,23 @@ export class HostService {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * The checks of create (existingId undefined) or of an update of that host,
+   * writing nothing (the kit import checks everything first): the input, a
+   * free MAC, the profile, and the DHCP reservation its address makes.
+   */
+  validate(input: HostInput, existingId?: number): void {
+    const current = existingId === undefined ? undefined : this.require(existingId);
+    const value = normalizeHostInput(input);
+    const mac = value.mac ?? current?.mac;
+    if (mac === undefined) throw invalid('body.mac', 'is required');
+    this.assertMacFree(mac, existingId ?? null);
+    if (value.profile_id !== undefined && value.profile_id !== current?.profile_id) this.assertProfile(value.profile_id);
+    const ip = value.ip !== undefined ? value.ip : (current?.ip ?? null);
+    const problems = this.reservations()?.checkForHosts?.([{ id: existingId ?? this.rows.nextId(), mac, ip, hostname: value.hostname !== undefined ? value.hostname : (current?.hostname ?? null) }]) ?? [];
+    if (problems.length > 0) throw validationError(problems.map((problem) => ({ field: `body.${problem.field ?? 'ip'}`, message: problem.message })));
+  }
+
   create(input: HostInput): Promise<Host> {
     return this.queue.run(async () => {
       const value = normalizeHostInput(input);

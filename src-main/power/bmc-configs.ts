@@ -72,6 +72,11 @@ export class BmcConfigs {
     return this.rows.find((row) => row.host_id === hostId);
   }
 
+  /** The checks of create (existingId undefined) or of an update of that config, writing nothing (the kit import checks everything first). */
+  validate(input: BmcConfigInput, existingId?: number): void {
+    this.check(input, existingId === undefined ? undefined : this.require(existingId), 'body.');
+  }
+
   async create(input: BmcConfigInput): Promise<BmcConfig> {
     const checked = this.check(input, undefined, 'body.');
     return this.rows.insert({ ...emptyState(), ...checked.fields, password_secret: await this.seal(checked.password) });

@@ -45,6 +45,7 @@ const LogsPage = page(() => import('./pages/monitoring/LogsPage.js'), 'LogsPage'
 const AuditPage = page(() => import('./pages/monitoring/AuditPage.js'), 'AuditPage');
 const DiagnosticsPage = page(() => import('./pages/diagnostics/DiagnosticsPage.js'), 'DiagnosticsPage');
 const SettingsPage = page(() => import('./pages/settings/SettingsPage.js'), 'SettingsPage');
+const KitPage = page(() => import('./pages/kit/KitPage.js'), 'KitPage');
 const UsersPage = page(() => import('./pages/users/UsersPage.js'), 'UsersPage');
 
 /** Every routed page with the role it needs; the navigation (navigation.ts) lists the same paths. */
@@ -80,6 +81,7 @@ export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
   { path: '/diagnostics', role: 'operator', element: DiagnosticsPage },
   { path: '/settings', role: 'viewer', element: SettingsPage },
   { path: '/users', role: 'admin', element: UsersPage },
+  { path: '/kit', role: 'admin', element: KitPage },
 ];
 
 function PageFrame({ role, children }: { role: Role; children: ReactNode }) {

@@ -80,6 +80,7 @@ export const NAVIGATION: NavGroup[] = [
     items: [
       { path: '/settings', label: 'Settings', role: 'viewer' },
       { path: '/users', label: 'Users & API tokens', role: 'admin' },
+      { path: '/kit', label: 'Kit export/import', role: 'admin' },
     ],
   },
 ];

@@ -109,6 +109,17 @@ export class AnswerTemplateService implements AnswerRenderer {
     return view(this.requireRow(id));
   }
 
+  /**
+   * The plain values of a template's secrets by name (not the derived hashes):
+   * the kit export re-encrypts them under its passphrase (docs/kit.md). The
+   * API never returns them.
+   */
+  async secretValues(id: number): Promise<Record<string, string>> {
+    const row = this.requireRow(id);
+    const opened = await openSecrets(this.deps.secrets, row.id, row.secrets);
+    return Object.fromEntries(Object.keys(row.secrets).flatMap((name) => (opened[name] === undefined ? [] : [[name, opened[name]]])));
+  }
+
   create(input: AnswerTemplateWrite, note: AnswerChangeNote): Promise<AnswerTemplate> {
     return this.queue.run(async () => {
       const { preset, kind, content, name } = await this.checkCreate(input);

@@ -72,6 +72,14 @@ export class WolScheduler {
     return this.rows.get(id);
   }
 
+  /** The checks of create, writing nothing (the kit import checks everything first); `replacing`: a schedule the write will take the place of. */
+  validate(input: WolScheduleInput, replacing?: number): void {
+    const fields = validateScheduleInput(input, this.deps.clock.now(), this.deps.hosts());
+    if (this.rows.find((row) => row.id !== replacing && row.name.toLowerCase() === fields.name.toLowerCase())) {
+      throw conflict(`a schedule named "${fields.name}" already exists`, [{ field: 'body.name', message: 'already in use' }]);
+    }
+  }
+
   async create(input: WolScheduleInput): Promise<WolSchedule> {
     const now = this.deps.clock.now();
     const fields = validateScheduleInput(input, now, this.deps.hosts());

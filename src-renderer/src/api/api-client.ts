@@ -60,6 +60,15 @@ export class ApiClient {
     return this.data<T>('POST', path, body);
   }
 
+  /** A POST whose success is a file's text rather than the envelope (the kit export); failures are the usual ApiError. */
+  async postText(path: string, body?: unknown): Promise<string> {
+    const raw = await this.transport.send('POST', `${API_PREFIX}${path}`, body);
+    if (raw.status >= 200 && raw.status < 300 && typeof raw.body === 'string') return raw.body;
+    const error = toApiError(raw, 'POST', path);
+    if (error.status === 401) this.onUnauthenticated?.();
+    throw error;
+  }
+
   put<T>(path: string, body: unknown): Promise<T> {
     return this.data<T>('PUT', path, body);
   }

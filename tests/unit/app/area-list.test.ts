@@ -34,6 +34,7 @@ describe('the area list', () => {
       'scripts',
       'baselines',
       'community-store',
+      'kit',
     ]);
   });
 });

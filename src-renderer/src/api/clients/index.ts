@@ -10,6 +10,7 @@ import { diagnosticsClient } from './diagnostics-client.js';
 import { dnsClient } from './dns-client.js';
 import { eventsClient } from './events-client.js';
 import { hostsClient } from './hosts-client.js';
+import { kitClient } from './kit-client.js';
 import { logsClient } from './logs-client.js';
 import { netbootClient } from './netboot-client.js';
 import { networkClient } from './network-client.js';
@@ -51,6 +52,7 @@ export function createApi(client: ApiClient) {
     baselines: baselinesClient(client),
     store: storeClient(client),
     baselineRuns: baselineRunsClient(client),
+    kit: kitClient(client),
   };
 }
 
