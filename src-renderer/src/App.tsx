@@ -46,6 +46,7 @@ const AuditPage = page(() => import('./pages/monitoring/AuditPage.js'), 'AuditPa
 const DiagnosticsPage = page(() => import('./pages/diagnostics/DiagnosticsPage.js'), 'DiagnosticsPage');
 const SettingsPage = page(() => import('./pages/settings/SettingsPage.js'), 'SettingsPage');
 const UsersPage = page(() => import('./pages/users/UsersPage.js'), 'UsersPage');
+const SetupPage = page(() => import('./pages/setup/SetupPage.js'), 'SetupPage');
 
 /** Every routed page with the role it needs; the navigation (navigation.ts) lists the same paths. */
 export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
@@ -80,6 +81,8 @@ export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
   { path: '/diagnostics', role: 'operator', element: DiagnosticsPage },
   { path: '/settings', role: 'viewer', element: SettingsPage },
   { path: '/users', role: 'admin', element: UsersPage },
+  // The first-run wizard: opened from the dashboard's setup card and from Settings, not from the navigation.
+  { path: '/setup', role: 'admin', element: SetupPage },
 ];
 
 function PageFrame({ role, children }: { role: Role; children: ReactNode }) {

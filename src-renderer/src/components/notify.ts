@@ -6,8 +6,9 @@ export function notifySuccess(message: string): void {
 }
 
 /** Something that did not stop an action but will bite later (a profile's missing boot file). */
-export function notifyWarnings(title: string, warnings: readonly string[]): void {
-  if (warnings.length === 0) return;
+export function notifyWarnings(title: string, warnings: readonly string[] | undefined): void {
+  // undefined: an answer from a server that sends no warnings.
+  if (!warnings || warnings.length === 0) return;
   notifications.show({ title, message: warnings.join('\n'), color: 'orange', autoClose: 15_000 });
 }
 

@@ -21,6 +21,26 @@ import type {
 import type { ApiClient, ListResult } from '../api-client.js';
 import { segment, withQuery, type ListParams } from '../query-string.js';
 
+/**
+ * POST /dhcp/probe's answer (docs/dhcp.md, "Rogue-DHCP guard"; issue 17's
+ * agreed shape). Written out here until @contracts/dhcp exports it: then
+ * these two become re-exports of the contract's types.
+ */
+export interface ForeignDhcpServer {
+  server_id: string;
+  source_ip: string;
+  mac: string | null;
+  offered_ip: string | null;
+  subnet_mask: string | null;
+  router: string | null;
+  lease_seconds: number | null;
+}
+export interface ProbeResult {
+  interface: string;
+  probed_at: string;
+  foreign: ForeignDhcpServer[];
+}
+
 /** The DHCP area's API (src-main/dhcp/*-routes.ts), typed by its contract. */
 export function dhcpClient(client: ApiClient) {
   return {
@@ -28,6 +48,8 @@ export function dhcpClient(client: ApiClient) {
       get: (): Promise<DhcpSettings> => client.get('/services/dhcp'),
       update: (patch: DhcpSettingsPatch): Promise<DhcpSettings> => client.put('/services/dhcp', patch),
     },
+    /** POST /dhcp/probe: a DISCOVER from `interface`, listening for other DHCP servers (operator). */
+    probe: (body: { interface: string; timeout_ms?: number }): Promise<ProbeResult> => client.post('/dhcp/probe', body),
     archmap: {
       get: (): Promise<ArchmapView> => client.get('/services/archmap'),
       defaults: (): Promise<ArchmapView> => client.get('/services/archmap/defaults'),
