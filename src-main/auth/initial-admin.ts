@@ -35,7 +35,7 @@ export async function ensureInitialAdmin(options: InitialAdminOptions): Promise<
     await writeFile(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
     await chmod(file, 0o600);
   }
-  const admin = await options.users.create({ username: INITIAL_ADMIN_USERNAME, password, role: 'admin' });
+  const admin = await options.users.create({ username: INITIAL_ADMIN_USERNAME, password, role: 'admin', generated: configured === null });
   if (configured === null) {
     // The one deliberate secret in the log: the operator needs it to log in the first time.
     options.log.warn(

@@ -61,11 +61,33 @@ export const BootFileCheckSchema = Type.Object(
 );
 export type BootFileCheck = Static<typeof BootFileCheckSchema>;
 
-/** GET /bootloader/check: every file the DHCP archmap refers to, in every served root. */
+/**
+ * Where a file a profile names comes from: present (under the boot root), served (by a provider: a netboot
+ * catalog file fetched when a machine asks, a generated script), missing, refused (outside the boot root),
+ * remote (an absolute URL, not checked) or templated (built by {{ }} or ${} at boot time, not checked).
+ */
+export const PROFILE_FILE_STATES = ['present', 'served', 'missing', 'refused', 'remote', 'templated'] as const;
+export type ProfileFileState = (typeof PROFILE_FILE_STATES)[number];
+
+/** One file a profile names (its kernel, an initrd, a chain or sanboot URL) and whether the boot root has it. */
+export const ProfileFileCheckSchema = Type.Object(
+  {
+    profile_id: Type.Integer(),
+    profile_name: Type.String(),
+    field: Type.String({ description: 'linux.kernel, linux.initrds[0], chain.url or sanboot.url' }),
+    path: Type.String({ description: 'As the profile writes it' }),
+    state: Type.Enum([...PROFILE_FILE_STATES], { description: 'present, served, missing, refused, remote or templated' }),
+  },
+  { $id: 'ProfileFileCheck' },
+);
+export type ProfileFileCheck = Static<typeof ProfileFileCheckSchema>;
+
+/** GET /bootloader/check: every file the DHCP archmap refers to, in every served root, and the files profiles name. */
 export const BootloaderCheckReportSchema = Type.Object({
-  ok: Type.Boolean({ description: 'false when any problem has severity error' }),
+  ok: Type.Boolean({ description: 'false when any problem has severity error (a profile\'s missing file is a warning)' }),
   checked_at: Type.String({ format: 'date-time' }),
   files: Type.Array(BootFileCheckSchema),
+  profiles: Type.Array(ProfileFileCheckSchema, { description: 'The files every profile names, in the boot root' }),
   problems: Type.Array(Type.Object({ ...BootProblemSchema.properties, name: Type.String(), root: Type.String() })),
 });
 export type BootloaderCheckReport = Static<typeof BootloaderCheckReportSchema>;

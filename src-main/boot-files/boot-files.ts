@@ -2,6 +2,13 @@ import { mkdir, stat } from 'node:fs/promises';
 import { normalizeBootPath, resolveInsideRoot, type RefusalReason } from './path-confinement.js';
 import { isDiskFile, VirtualFileRegistry, type BootClient, type VirtualFileProvider } from './virtual-files.js';
 
+/**
+ * Whether a path a profile or script names would be served, without serving
+ * it: a file under the boot root, a provider's file (generated, or fetched
+ * when a machine asks), missing, or refused (outside the root, a bad path).
+ */
+export type BootFilePresence = 'file' | 'virtual' | 'missing' | 'refused';
+
 /** The served-root policy's answer for a root (ServedRoots.check). */
 export type RootVerdict = { ok: true; real: string } | { ok: false; problem: string };
 
@@ -58,6 +65,20 @@ export class BootFiles {
   /** A virtual file for an already normalised path, or null. Provider errors propagate. */
   resolveVirtual(relative: string, client: BootClient) {
     return this.virtual.resolve(relative, client);
+  }
+
+  /** Where `requested` would come from (BootFilePresence); reads nothing but the file's metadata, calls no provider's resolve. */
+  async presence(requested: string): Promise<BootFilePresence> {
+    const normalized = normalizeBootPath(requested);
+    if (!normalized.ok) return 'refused';
+    if (this.virtual.owns(normalized.path)) return 'virtual';
+    const verdict = await this.rootVerdict();
+    // No boot root yet (before the first start made it): nothing is in it. A root the policy refuses serves nothing.
+    if (!verdict.ok) return (await stat(this.root).catch(() => null)) ? 'refused' : 'missing';
+    const confined = await resolveInsideRoot(verdict.real, normalized.path, { pinned: this.checkRoot !== null });
+    if (!confined.ok) return confined.reason === 'not-found' ? 'missing' : 'refused';
+    const info = await stat(confined.absolute).catch(() => null);
+    return info?.isFile() ? 'file' : 'missing';
   }
 
   /**

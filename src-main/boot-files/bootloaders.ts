@@ -13,6 +13,7 @@ import { loadManifest, type BootFileFormat, type BootloaderManifestEntry } from 
 
 /** The API's shapes (boot-files-contract.ts): a bundled boot loader, one file checked in one root, a whole check. */
 export type { BootloaderFile as BootloaderFileView, BootFileCheck, BootloaderCheckReport } from './boot-files-contract.js';
+import type { ProfileFileCheck } from './boot-files-contract.js';
 
 export const RESTORE_HINT = 'restart the TFTP service (POST /api/v1/services/tftp/restart) or Bootwright: missing bundled boot loaders are copied back at start';
 
@@ -37,6 +38,7 @@ export class Bootloaders {
   private readonly manifestProblem: string | null;
   private readonly roots: (() => string[])[];
   private archmap: (() => ArchmapFileRef[]) | null = null;
+  private profileFiles: (() => Promise<ProfileFileCheck[]>) | null = null;
   private readonly log: Logger;
 
   private constructor(deps: { sourceDir: string; entries: BootloaderManifestEntry[]; manifestProblem: string | null; roots: () => string[]; log: Logger }) {
@@ -62,6 +64,11 @@ export class Bootloaders {
       log.error(problem);
       return new Bootloaders({ ...deps, log, entries: [], manifestProblem: problem });
     }
+  }
+
+  /** Lets the profiles area list the files its profiles name (reported by check() under `profiles`). */
+  setProfileFileSource(source: () => Promise<ProfileFileCheck[]>): void {
+    this.profileFiles = source;
   }
 
   /** Lets the DHCP archmap say which files clients are sent to (checked by check()). */
@@ -160,7 +167,20 @@ export class Bootloaders {
         fix: 'reinstall Bootwright, or in a source checkout run node scripts/fetch-bootloaders.mjs',
       });
     }
-    return { ok: problems.every((problem) => problem.severity !== 'error'), checked_at: now.toISOString(), files, problems };
+    const profiles = (await this.profileFiles?.()) ?? [];
+    for (const file of profiles) {
+      if (file.state !== 'missing' && file.state !== 'refused') continue;
+      // A warning: the boot loaders are fine, one profile is not (its machines would fail at that file).
+      problems.push({
+        code: file.state === 'missing' ? 'missing' : 'outside_root',
+        severity: 'warning',
+        name: file.path,
+        root: this.roots[0]?.()[0] ?? '',
+        message: `profile "${file.profile_name}" (${file.field}) names ${file.path}, which ${file.state === 'missing' ? 'is not in the boot root' : 'is outside the boot root'}`,
+        fix: `copy the file into the boot root at ${file.path}, or change the profile's ${file.field}`,
+      });
+    }
+    return { ok: problems.every((problem) => problem.severity !== 'error'), checked_at: now.toISOString(), files, profiles, problems };
   }
 
   /** Checks one named file in every served root. */

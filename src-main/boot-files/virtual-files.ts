@@ -51,6 +51,13 @@ export interface VirtualFileProvider {
    * path is not this provider's.
    */
   resolve(path: string, client: BootClient): Promise<VirtualFile | null>;
+  /**
+   * Whether this provider serves `path`, answered without generating or
+   * fetching anything (checks of the files profiles name: a netboot file is
+   * downloaded when a machine asks, so it is not "missing" before). A
+   * provider without it is never asked.
+   */
+  owns?(path: string): boolean;
 }
 
 /** The ordered set of providers; `add` returns the function that removes it again. */
@@ -67,6 +74,11 @@ export class VirtualFileRegistry {
 
   size(): number {
     return this.providers.length;
+  }
+
+  /** Whether a provider says it serves `path` (VirtualFileProvider.owns). */
+  owns(path: string): boolean {
+    return this.providers.some((provider) => provider.owns?.(path) === true);
   }
 
   /** The first provider's answer for `path`, or null when none claims it. */

@@ -23,6 +23,7 @@ export function bootScriptProvider(scripts: BootScriptService): VirtualFileProvi
       if (path === HOST_SCRIPT_PATH) return text(await scripts.hostScript(bootRequestFrom(client)));
       return null;
     },
+    owns: (path: string) => path === ENTRY_SCRIPT_PATH || path === HOST_SCRIPT_PATH,
   };
 }
 

@@ -17,7 +17,8 @@ import { applyMenuChoice, decideBoot, type BootDecision } from './boot-resolver.
 import { renderDefaultEntry, type EntryScriptStore } from './entry-script.js';
 import { deniedScript, localBootScript, missingMacScript, renderFailedScript } from './fallback-script.js';
 import { IDENTITY_QUERY, IPXE_SHEBANG } from '../profiles/ipxe-syntax.js';
-import { scriptFiles, expandSettings } from './script-files.js';
+import { scriptFiles, expandSettings, withFileStates } from './script-files.js';
+import type { BootFilePresence } from '../boot-files/boot-files.js';
 import { serverEndpointFor, type HttpEndpoint, type ServerEndpoint } from './server-endpoint.js';
 import { bootTemplateData, entryTemplateData, type BootClientInfo } from '../profiles/template-context.js';
 import { TemplateError } from '../templates/template-engine.js';
@@ -55,6 +56,8 @@ export interface BootScriptServiceDeps {
   settings: Pick<SettingsService, 'netboot' | 'general'>;
   network: Pick<NetworkService, 'serverAddressFor' | 'served'>;
   http: HttpEndpoint;
+  /** Whether the boot root has a file (BootFiles.presence): the preview marks the files a script would miss. */
+  presence: (path: string) => Promise<BootFilePresence>;
   events: EventLog;
   log: Logger;
   metrics: Metrics;
@@ -278,7 +281,7 @@ export class BootScriptService {
         : null,
       script: rendered.script,
       render_error: rendered.error,
-      files: scriptFiles(rendered.script, known),
+      files: await withFileStates(scriptFiles(rendered.script, known), server.boot_url, this.deps.presence),
       entry_url: server.entry_url,
       script_url: `${server.script_url}?${expandSettings(IDENTITY_QUERY, known)}`,
       client_ip: clientIp,

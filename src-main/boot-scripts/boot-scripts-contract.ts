@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { PROFILE_FILE_STATES } from '../boot-files/boot-files-contract.js';
 import { nullable } from '../core/http-kit/common-contract.js';
 import { MAX_TEMPLATE_CHARS } from '../templates/templates-contract.js';
 
@@ -18,8 +19,16 @@ export type BootReason = (typeof BOOT_REASONS)[number];
 export const BOOT_ACTIONS = ['profile', 'menu', 'local', 'denied', 'install'] as const;
 export type BootAction = (typeof BOOT_ACTIONS)[number];
 
-/** A file a script fetches: the iPXE command (kernel, initrd, chain, sanboot…) and its URL. */
-export const ScriptFileSchema = Type.Object({ command: Type.String(), url: Type.String() });
+/**
+ * A file a script fetches: the iPXE command (kernel, initrd, chain, sanboot…), its URL, and whether this
+ * server has it (`state`, for URLs under this server's /boot/: present, served, missing, refused; remote
+ * for other URLs; templated when the URL is built at boot time).
+ */
+export const ScriptFileSchema = Type.Object({
+  command: Type.String(),
+  url: Type.String(),
+  state: Type.Enum([...PROFILE_FILE_STATES], { description: 'present, served, missing, refused, remote or templated' }),
+});
 
 /** What a host would receive if it booted now (GET /hosts/{id}/boot-config). */
 export const BootPreviewSchema = Type.Object(

@@ -48,6 +48,7 @@ export function bootScriptsArea(): AreaModule<
         settings: kernel.settings,
         network: kernel.network,
         http: kernel.http,
+        presence: (path) => bootFiles.files.presence(path),
         events: kernel.events,
         log: kernel.log,
         metrics: kernel.metrics,

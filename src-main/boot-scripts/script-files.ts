@@ -5,9 +5,14 @@
  * from settings, which stay as `${…}` unless the caller knows their values.
  */
 
+import type { BootFilePresence } from '../boot-files/boot-files.js';
+import type { ProfileFileState } from '../boot-files/boot-files-contract.js';
 import type { ScriptFile } from './boot-scripts-contract.js';
 
 export type { ScriptFile };
+
+/** A file a script fetches, before anyone looked whether it is there. */
+export type FetchedFile = Omit<ScriptFile, 'state'>;
 
 /** Commands whose first non-option argument is an image URI. */
 const FETCH_COMMANDS = new Set(['kernel', 'initrd', 'imgfetch', 'module', 'chain', 'imgexec', 'imgload', 'imgselect', 'sanboot', 'sanhook']);
@@ -15,8 +20,8 @@ const FETCH_COMMANDS = new Set(['kernel', 'initrd', 'imgfetch', 'module', 'chain
 const VALUE_OPTIONS = new Set(['--name', '-n', '--timeout', '-t', '--drive', '-d', '--filename', '-f', '--extra', '-e']);
 const MAX_FILES = 256;
 
-export function scriptFiles(script: string, known: Readonly<Record<string, string | null>> = {}): ScriptFile[] {
-  const files: ScriptFile[] = [];
+export function scriptFiles(script: string, known: Readonly<Record<string, string | null>> = {}): FetchedFile[] {
+  const files: FetchedFile[] = [];
   for (const rawLine of script.split('\n')) {
     const line = rawLine.trim();
     if (line === '' || line.startsWith('#') || line.startsWith(':')) continue;
@@ -52,4 +57,30 @@ export function expandSettings(text: string, known: Readonly<Record<string, stri
     if (value === undefined || value === null) return all;
     return type === 'uristring' ? encodeURIComponent(value) : value;
   });
+}
+
+/**
+ * Adds whether this server has each file: URLs under its boot URL
+ * (`http://<server>:<port>/boot/`) are looked up in the boot root, other
+ * URLs are remote, and URLs still holding `${…}` are built at boot time.
+ */
+export async function withFileStates(files: readonly FetchedFile[], bootUrl: string, presence: (path: string) => Promise<BootFilePresence>): Promise<ScriptFile[]> {
+  const prefix = `${bootUrl.replace(/\/+$/, '')}/`;
+  const result: ScriptFile[] = [];
+  for (const file of files) result.push({ ...file, state: await stateOf(file.url, prefix, presence) });
+  return result;
+}
+
+async function stateOf(url: string, prefix: string, presence: (path: string) => Promise<BootFilePresence>): Promise<ProfileFileState> {
+  if (url.includes('${')) return 'templated';
+  if (!url.startsWith(prefix)) return 'remote';
+  const relative = url.slice(prefix.length).split(/[?#]/, 1)[0] ?? '';
+  let path: string;
+  try {
+    path = decodeURIComponent(relative);
+  } catch {
+    return 'refused';
+  }
+  const found = await presence(path);
+  return found === 'file' ? 'present' : found === 'virtual' ? 'served' : found;
 }

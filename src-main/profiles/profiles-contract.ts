@@ -146,7 +146,20 @@ export const ProfileWriteSchema = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
+/**
+ * The answer to a create or update: the profile and what is wrong with it
+ * that does not stop the save (a kernel or initrd missing from the boot root).
+ */
+export const ProfileSavedSchema = Type.Object(
+  {
+    ...ProfileSchema.properties,
+    warnings: Type.Array(Type.String(), { description: 'One line per problem a machine booting this profile would meet (a file missing from the boot root); empty when none' }),
+  },
+  { $id: 'ProfileSaved' },
+);
+
 export type Profile = Static<typeof ProfileSchema>;
+export type ProfileSaved = Static<typeof ProfileSavedSchema>;
 export type LinuxConfig = Static<typeof LinuxConfigSchema>;
 export type ChainConfig = Static<typeof UrlConfigSchema>;
 export type SanbootConfig = Static<typeof UrlConfigSchema>;

@@ -6,8 +6,10 @@ import type { ProfileService } from './profile-service.js';
 import {
   BootTypeSchema,
   ProfileNameSchema,
+  ProfileSavedSchema,
   ProfileSchema,
   ProfileWriteSchema,
+  type Profile,
   ScriptDiffSchema,
   ScriptVersionSchema,
   type ProfileInput,
@@ -62,8 +64,12 @@ function versionView(version: { id: number; profile_id: number; version: number;
 /** What the routes call: the profiles area's facade as far as the API uses it. */
 export type ProfileRouteOperations = Pick<ProfileService, 'list' | 'create' | 'require' | 'update' | 'remove' | 'listVersions' | 'getVersion' | 'diff' | 'rollback'>;
 
+/** The warnings a save answers with (profile-files.ts): files missing from the boot root. */
+export type ProfileSaveWarnings = (profile: Profile) => Promise<string[]>;
+
 /** Boot profiles and their script history (docs/hosts-and-profiles.md). */
-export function profileRoutes(profiles: ProfileRouteOperations): FastifyPluginAsync {
+export function profileRoutes(profiles: ProfileRouteOperations, warningsFor: ProfileSaveWarnings = async () => []): FastifyPluginAsync {
+  const saved = async (profile: Profile) => ({ ...profile, warnings: await warningsFor(profile) });
   return async (app) => {
     app.get<{ Querystring: Static<typeof ProfileListQuery> }>(
       '/profiles',
@@ -80,14 +86,14 @@ export function profileRoutes(profiles: ProfileRouteOperations): FastifyPluginAs
         config: { access: 'operator' },
         schema: {
           tags: ['profiles'],
-          summary: 'Create a profile (its script becomes version 1; 400 with the line when the script does not render)',
+          summary: 'Create a profile (its script becomes version 1; 400 with the line when the script does not render); `warnings` names files missing from the boot root',
           body: CreateProfileBody,
-          response: { 201: Ok(ProfileSchema) },
+          response: { 201: Ok(ProfileSavedSchema) },
         },
       },
       async (request, reply) => {
         const { input, note } = splitBody(request, request.body);
-        return reply.code(201).send({ success: true as const, data: await profiles.create(input, note) });
+        return reply.code(201).send({ success: true as const, data: await saved(await profiles.create(input, note)) });
       },
     );
 
@@ -103,15 +109,15 @@ export function profileRoutes(profiles: ProfileRouteOperations): FastifyPluginAs
         config: { access: 'operator' },
         schema: {
           tags: ['profiles'],
-          summary: 'Update a profile (the fields sent); a changed script becomes a new version',
+          summary: 'Update a profile (the fields sent); a changed script becomes a new version; `warnings` names files missing from the boot root',
           params: IdParams,
           body: UpdateProfileBody,
-          response: { 200: Ok(ProfileSchema) },
+          response: { 200: Ok(ProfileSavedSchema) },
         },
       },
       async (request) => {
         const { input, note } = splitBody(request, request.body);
-        return { success: true as const, data: await profiles.update(request.params.id, input, note) };
+        return { success: true as const, data: await saved(await profiles.update(request.params.id, input, note)) };
       },
     );
 

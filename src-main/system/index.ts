@@ -1,5 +1,8 @@
+import type { AuthService } from '../auth/index.js';
 import type { AreaModule } from '../core/area.js';
 import { httpMetricsPlugin } from '../metrics/http-metrics-plugin.js';
+import { FirstRun } from './first-run.js';
+import { firstRunRoutes } from './first-run-routes.js';
 import { metricsRoutes, rootMetricsRoutes } from './metrics-routes.js';
 import { statusRoutes } from './status-routes.js';
 import { UpdateService } from './update-service.js';
@@ -12,11 +15,15 @@ export * from './system-contract.js';
 export { versionRoutes, type VersionRouteDeps } from './version-routes.js';
 export { statusRoutes, type StatusRouteDeps } from './status-routes.js';
 export { metricsRoutes, rootMetricsRoutes } from './metrics-routes.js';
+export { FirstRun, type GeneratedPasswordSource } from './first-run.js';
+export { firstRunRoutes } from './first-run-routes.js';
 
 /** What the system area offers the rest of the core. */
 export interface SystemFacade {
   /** Update feed check and verified download (POST /version/check, /version/download). */
   readonly updates: UpdateService;
+  /** The first-run wizard's state (GET/POST /system/first-run). */
+  readonly firstRun: FirstRun;
 }
 
 /** Options of the system area the core passes through from its own. */
@@ -27,14 +34,16 @@ export interface SystemAreaOptions {
 
 /**
  * The system area (docs/settings-and-status.md): version and update check
- * and download, overall status, and the metrics (GET /api/v1/metrics, and
- * at the root GET /metrics for scrapers plus the HTTP request counters).
+ * and download, overall status, the metrics (GET /api/v1/metrics, and
+ * at the root GET /metrics for scrapers plus the HTTP request counters), and
+ * the first-run wizard's state (it reads the auth area's users: whether the
+ * generated admin password is still in use).
  */
-export function systemArea(options: SystemAreaOptions = {}): AreaModule<'system', SystemFacade, Record<string, never>> {
+export function systemArea(options: SystemAreaOptions = {}): AreaModule<'system', SystemFacade, { auth: Pick<AuthService, 'users'> }> {
   return {
     name: 'system',
-    needs: [],
-    create(kernel) {
+    needs: ['auth'],
+    create(kernel, { auth }) {
       const updates = new UpdateService({
         settings: kernel.settings,
         events: kernel.events,
@@ -43,9 +52,10 @@ export function systemArea(options: SystemAreaOptions = {}): AreaModule<'system'
         currentVersion: kernel.build.version,
         ...(options.updateTimeoutMs !== undefined ? { timeoutMs: options.updateTimeoutMs } : {}),
       });
+      const firstRun = new FirstRun({ store: kernel.store, users: auth.users });
       return {
-        facade: { updates },
-        routes: [versionRoutes({ build: kernel.build, updates }), statusRoutes(kernel), metricsRoutes(kernel.metrics)],
+        facade: { updates, firstRun },
+        routes: [versionRoutes({ build: kernel.build, updates }), statusRoutes(kernel), metricsRoutes(kernel.metrics), firstRunRoutes(firstRun)],
         rootRoutes: [httpMetricsPlugin(kernel.metrics), rootMetricsRoutes(kernel.metrics)],
         services: [],
       };

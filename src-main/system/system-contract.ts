@@ -78,3 +78,26 @@ export type UpdateCheck = Static<typeof UpdateCheckSchema>;
 export type UpdateDownload = Static<typeof UpdateDownloadSchema>;
 export type StatusData = Static<typeof StatusSchema>;
 export type MetricsSnapshot = Static<typeof MetricsSnapshotSchema>;
+
+// ---- first run (docs/quickstart.md, "The first-run wizard")
+
+export const FIRST_RUN_ACTIONS = ['complete', 'skip'] as const;
+export type FirstRunAction = (typeof FIRST_RUN_ACTIONS)[number];
+
+/** GET /system/first-run: whether the first-run wizard is done, and whether the generated admin password is still in use. */
+export const FirstRunStateSchema = Type.Object(
+  {
+    completed: Type.Boolean({ description: 'An admin finished the first-run wizard' }),
+    skipped: Type.Boolean({ description: 'An admin skipped the wizard (it stays reachable from Settings)' }),
+    must_change_password: Type.Boolean({ description: 'An enabled admin still has the password Bootwright generated on the first start' }),
+  },
+  { $id: 'FirstRunState' },
+);
+
+export const FirstRunBodySchema = Type.Object(
+  { action: Type.Enum([...FIRST_RUN_ACTIONS], { description: 'complete or skip' }) },
+  { additionalProperties: false },
+);
+
+export type FirstRunState = Static<typeof FirstRunStateSchema>;
+export type FirstRunBody = Static<typeof FirstRunBodySchema>;

@@ -47,6 +47,7 @@ const DiagnosticsPage = page(() => import('./pages/diagnostics/DiagnosticsPage.j
 const SettingsPage = page(() => import('./pages/settings/SettingsPage.js'), 'SettingsPage');
 const KitPage = page(() => import('./pages/kit/KitPage.js'), 'KitPage');
 const UsersPage = page(() => import('./pages/users/UsersPage.js'), 'UsersPage');
+const SetupPage = page(() => import('./pages/setup/SetupPage.js'), 'SetupPage');
 
 /** Every routed page with the role it needs; the navigation (navigation.ts) lists the same paths. */
 export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
@@ -82,6 +83,8 @@ export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
   { path: '/settings', role: 'viewer', element: SettingsPage },
   { path: '/users', role: 'admin', element: UsersPage },
   { path: '/kit', role: 'admin', element: KitPage },
+  // The first-run wizard: opened from the dashboard's setup card and from Settings, not from the navigation.
+  { path: '/setup', role: 'admin', element: SetupPage },
 ];
 
 function PageFrame({ role, children }: { role: Role; children: ReactNode }) {

@@ -35,6 +35,13 @@ export function netbootFileProvider(files: Pick<NetbootFiles, 'localFile' | 'ser
       if (!served) return null;
       return { kind: 'file', path: served.path, size: served.size, ...(served.release ? { release: served.release } : {}) };
     },
+    owns(requested: string): boolean {
+      const parts = requested.split('/');
+      if (parts.length !== 5 || parts[0] !== 'netboot') return false;
+      const [, distro, version, arch] = parts;
+      if (!distro || !version || !isArch(arch)) return false;
+      return lookup(distro, version, arch)?.files.some((candidate) => candidate.served_path === requested) ?? false;
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import { PasswordInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useApiAction } from '../query/api-hooks.js';
+import { keys } from '../query/keys.js';
 import { applyServerErrors } from './form-errors.js';
 import { FormDialog } from './kit/index.js';
 import { TOGGLE_PROPS } from './password-toggle.js';
@@ -20,6 +21,8 @@ export function ChangePasswordModal({ opened, onClose }: { opened: boolean; onCl
   });
   const save = useApiAction((api, values: { current: string; next: string }) => api.auth.users.changeOwnPassword({ current_password: values.current, new_password: values.next }), {
     notifyErrors: false,
+    // The first-run state's must_change_password may have just become false.
+    invalidate: [keys.firstRun],
     success: 'Password changed. Your other sessions were ended.',
   });
 

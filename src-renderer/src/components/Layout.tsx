@@ -6,6 +6,7 @@ import { useAppState, useLiveEvents, useRole, useSession } from '../app-state.js
 import { LiveEvents } from '../live/LiveEvents.js';
 import { NAVIGATION, NAV_ITEMS } from '../navigation.js';
 import { ChangePasswordModal } from './ChangePasswordModal.js';
+import { PasswordBanner } from './PasswordBanner.js';
 import { notifyError } from './notify.js';
 
 /** The nav entry a path belongs to: the longest nav path that prefixes it (/services/dns is DNS, not Services). */
@@ -146,6 +147,7 @@ export function Layout() {
         </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
+        <PasswordBanner />
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -5,6 +5,7 @@
 export const keys = {
   status: ['status'] as const,
   version: ['version'] as const,
+  firstRun: ['system', 'first-run'] as const,
   services: ['services'] as const,
   settings: ['settings'] as const,
   settingsSection: (section: string) => ['settings', section] as const,

@@ -127,8 +127,8 @@ describe('a known host', () => {
     const preview = (await api('GET', `/hosts/${String(host.id)}/boot-config`)).body.data;
     expect(preview).toMatchObject({ action: 'profile', reason: 'host_assignment', profile: { id: profile.id, name: 'Chain linux', boot_type: 'linux' }, render_error: null });
     expect(preview.files).toEqual([
-      { command: 'kernel', url: `${base}/debian/bookworm/linux` },
-      { command: 'initrd', url: `${base}/debian/bookworm/initrd.gz` },
+      { command: 'kernel', url: `${base}/debian/bookworm/linux`, state: 'missing' },
+      { command: 'initrd', url: `${base}/debian/bookworm/initrd.gz`, state: 'missing' },
     ]);
     expect(preview.entry_url).toBe(`${base}/ipxe/entry.ipxe`);
     expect(String(preview.script_url)).toContain(`${base}/ipxe/boot.ipxe?mac=${mac}&arch=x86_64&platform=efi`);

@@ -22,6 +22,9 @@ const USAGE = { size: 101, used: 3, reserved: 1, quarantined: 0, free: 97, utili
 
 export const API_FIXTURES: Record<string, Route> = {
   'GET /api/v1/services': () => ok([HTTP, SERVICE]),
+  // Done and changed: the first-run card and the password banner stay out of the other pages' tests.
+  'GET /api/v1/system/first-run': () => ok({ completed: true, skipped: false, must_change_password: false }),
+  'GET /api/v1/network/interfaces': () => okList([{ name: 'eth0', mac: '02:00:00:00:00:01', addresses: [{ address: '10.0.0.1', family: 'ipv4', prefix: 24, cidr: '10.0.0.1/24', subnet: '10.0.0.0/24' }], mtu: 1500, up: true, internal: false }]),
   'GET /api/v1/status': () => ok({ version: '0.1.0', server_name: 'bootwright', started_at: '2024-05-01T00:00:00Z', uptime_seconds: 60, services: { total: 2, by_state: { stopped: 0, starting: 0, running: 2, stopping: 0, failed: 0 }, list: [HTTP, SERVICE] }, data_dir: { path: '/data', bytes_used: 1024, usage_truncated: false, fs_free_bytes: 1e9, fs_total_bytes: 2e9 } }),
   'GET /api/v1/events': () => okList([EVENT]),
   'GET /api/v1/settings/interfaces': () => ok({ served: 'auto', server_addresses: [], detected_interfaces: [{ name: 'eth0', mac: '02:00:00:00:00:01', addresses: [{ address: '10.0.0.1', family: 'ipv4', prefix: 24, cidr: '10.0.0.1/24', subnet: '10.0.0.0/24' }], mtu: 1500, up: true, internal: false }], resolved_addresses: [{ interface: 'eth0', subnet: '10.0.0.0/24', address: '10.0.0.1', source: 'detected', served: true }] }),
@@ -29,7 +32,7 @@ export const API_FIXTURES: Record<string, Route> = {
   'GET /api/v1/settings/netboot': () => ok(settingsDefaults({ logLevel: 'info' }).netboot),
   'GET /api/v1/settings/logging': () => ok({ level: 'info', event_retention_count: 20000, event_retention_days: 30, audit_retention_days: 90 }),
   'GET /api/v1/version': () => ok({ version: '0.1.0', commit: null, build_date: null, node: 'v20', electron: null, platform: 'linux', arch: 'x64' }),
-  'GET /api/v1/bootloader/check': () => ok({ ok: true, checked_at: '2024-05-01T00:00:00Z', files: [], problems: [] }),
+  'GET /api/v1/bootloader/check': () => ok({ ok: true, checked_at: '2024-05-01T00:00:00Z', files: [], profiles: [], problems: [] }),
   'GET /api/v1/bootloader/files': () => ok([]),
   'GET /api/v1/services/dhcp': () => ok({ interfaces: [{ name: 'eth0', mode: 'server' }], subnets: [SUBNET], default_lease_time_seconds: 3600, authoritative: true, ping_check: false, decline_quarantine_seconds: 86400, access_mode: 'open', rogue_guard: true, rogue_probe_timeout_ms: 3500, force: false }),
   'GET /api/v1/dhcp/guard': () => ok({ interfaces: [{ interface: 'eth0', state: 'clear', probed_at: '2024-05-01T00:00:00Z', foreign: [], message: 'no other DHCP server answered' }], sightings: [] }),

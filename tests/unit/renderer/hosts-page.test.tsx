@@ -41,7 +41,7 @@ const BOOT: BootConfig = {
   profile: { id: 7, name: 'Debian installer', boot_type: 'linux', script_version: 2 },
   script: '#!ipxe\nkernel http://10.0.0.1:8080/boot/debian/linux\nboot\n',
   render_error: null,
-  files: [{ command: 'kernel', url: 'http://10.0.0.1:8080/boot/debian/linux' }],
+  files: [{ command: 'kernel', url: 'http://10.0.0.1:8080/boot/debian/linux', state: 'present' }],
   entry_url: 'http://10.0.0.1:8080/boot/ipxe/entry.ipxe',
   script_url: 'http://10.0.0.1:8080/boot/ipxe/boot.ipxe?mac=52%3A54%3A00%3A00%3A00%3A01',
   client_ip: null,
@@ -225,6 +225,20 @@ describe('Host page', () => {
     expect((screen.getByLabelText('Rendered boot script') as HTMLTextAreaElement).value).toContain('kernel http://10.0.0.1:8080/boot/debian/linux');
     expect(screen.getByRole('table', { name: 'Files the host would fetch' })).toBeTruthy();
     expect(screen.getByText('No BMC is configured for this host; it can still be woken with Wake-on-LAN.', { exact: false })).toBeTruthy();
+  });
+
+  it('marks the files missing from the boot root', async () => {
+    const files = [
+      { command: 'kernel', url: 'http://10.0.0.1:8080/boot/debian/linux', state: 'present' as const },
+      { command: 'initrd', url: 'http://10.0.0.1:8080/boot/debian/initrd.gz', state: 'missing' as const },
+    ];
+    renderApp('/hosts/1', { ...detail, 'GET /api/v1/hosts/1/boot-config': () => ok({ ...BOOT, files }) });
+    const table = await screen.findByRole('table', { name: 'Files the host would fetch' });
+    const row = within(table).getByText('http://10.0.0.1:8080/boot/debian/initrd.gz').closest('tr')!;
+    expect(within(row).getByText('missing')).toBeTruthy();
+    const alert = screen.getByText('Files missing from the boot root').closest('[role=alert]')!;
+    expect(alert.textContent).toContain('initrd.gz');
+    expect(alert.textContent).not.toContain('boot/debian/linux,');
   });
 
   it('shows a template error for this host', async () => {

@@ -188,6 +188,7 @@ describe('dashboard', () => {
     ok: errors === 0,
     checked_at: '2024-05-01T00:00:00Z',
     files: Array.from({ length: files }, () => ({}) as BootloaderCheckReport['files'][number]),
+    profiles: [],
     problems: Array.from({ length: errors }, () => ({ code: 'missing', severity: 'error' as const, message: 'ipxe.efi is missing', fix: 'restart', name: 'ipxe.efi', root: '/boot' })),
   });
 

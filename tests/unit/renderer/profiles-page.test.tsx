@@ -85,6 +85,20 @@ describe('Profiles', () => {
     });
   });
 
+  it('shows the warnings a save answers (a kernel missing from the boot root)', async () => {
+    const warning = 'linux.kernel: debian/linux does not exist in the boot root (/data/boot); machines booting this profile will fail to fetch it';
+    renderApp('/profiles/new', {
+      ...routes,
+      'POST /api/v1/profiles': (body) => ({ status: 201, body: { success: true, data: { ...PROFILE, id: 5, ...(body as object), script_version: 1, warnings: [warning] } } }),
+      'GET /api/v1/profiles/5': () => ok({ ...PROFILE, id: 5, name: 'Missing kernel', script_version: 1 }),
+      'GET /api/v1/profiles/5/script-versions': () => okList([]),
+    });
+    fireEvent.change(await screen.findByLabelText(/^Name/), { target: { value: 'Missing kernel' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create profile' }));
+    expect(await screen.findByText('Profile Missing kernel names files the boot root does not have')).toBeTruthy();
+    expect(screen.getByText(warning)).toBeTruthy();
+  });
+
   it('shows the settings of the chosen boot type', async () => {
     renderApp('/profiles/new', routes);
     await screen.findByLabelText('Script template');

@@ -26,7 +26,7 @@ const CHECKED = {
   ok: false,
   problems: [{ code: 'missing', severity: 'error' as const, message: 'ipxe.efi does not exist', fix: 'restart the TFTP service' }],
 };
-const CHECK: BootloaderCheckReport = { ok: false, checked_at: '2024-05-01T00:00:00Z', files: [CHECKED], problems: [{ ...CHECKED.problems[0]!, name: 'ipxe.efi', root: '/data/boot' }] };
+const CHECK: BootloaderCheckReport = { ok: false, checked_at: '2024-05-01T00:00:00Z', files: [CHECKED], profiles: [], problems: [{ ...CHECKED.problems[0]!, name: 'ipxe.efi', root: '/data/boot' }] };
 const FILES: BootloaderFile[] = [
   {
     name: 'undionly.kpxe',

@@ -1,4 +1,4 @@
-import type { Profile, ProfileRollback, ProfileWrite, ScriptDiff, ScriptVersionView } from '@contracts/profiles';
+import type { Profile, ProfileSaved, ProfileRollback, ProfileWrite, ScriptDiff, ScriptVersionView } from '@contracts/profiles';
 import type { ApiClient, ListResult } from '../api-client.js';
 import { segment, withQuery, type ListParams } from '../query-string.js';
 
@@ -7,8 +7,9 @@ export function profilesClient(client: ApiClient) {
   return {
     list: (params: ListParams = {}): Promise<ListResult<Profile>> => client.list(withQuery('/profiles', params)),
     get: (id: number): Promise<Profile> => client.get(`/profiles/${segment(id)}`),
-    create: (body: ProfileWrite): Promise<Profile> => client.post('/profiles', body),
-    update: (id: number, body: ProfileWrite): Promise<Profile> => client.put(`/profiles/${segment(id)}`, body),
+    /** The saved profile with `warnings` (files missing from the boot root). */
+    create: (body: ProfileWrite): Promise<ProfileSaved> => client.post('/profiles', body),
+    update: (id: number, body: ProfileWrite): Promise<ProfileSaved> => client.put(`/profiles/${segment(id)}`, body),
     remove: (id: number): Promise<Profile> => client.delete(`/profiles/${segment(id)}`),
     versions: {
       list: (profileId: number, params: ListParams = {}): Promise<ListResult<ScriptVersionView>> =>

@@ -1,4 +1,4 @@
-import type { BootFileCheck, BootloaderCheckReport, BootloaderFile } from '@contracts/boot-files';
+import type { BootFileCheck, BootloaderCheckReport, BootloaderFile, ProfileFileCheck } from '@contracts/boot-files';
 import { Alert, Badge, Button, Card, Group, List, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useCan } from '../../app-state.js';
@@ -55,6 +55,49 @@ function FileRows({ files }: { files: BootFileCheck[] }) {
   );
 }
 
+const PROFILE_FILE_TEXT: Record<ProfileFileCheck['state'], string> = {
+  present: 'in the boot root',
+  served: 'served by Bootwright',
+  missing: 'missing',
+  refused: 'outside the boot root',
+  remote: 'remote, not checked',
+  templated: 'built at boot, not checked',
+};
+
+/** The kernels, initrds and URLs the profiles name (GET /bootloader/check, `profiles`). */
+function ProfileFileRows({ files }: { files: ProfileFileCheck[] }) {
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table verticalSpacing="xs">
+        <caption className="visually-hidden">Files the profiles name</caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Profile</Table.Th>
+            <Table.Th>Field</Table.Th>
+            <Table.Th>File</Table.Th>
+            <Table.Th>Result</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {files.map((file) => (
+            <Table.Tr key={`${file.profile_id}/${file.field}`}>
+              <Table.Td>{file.profile_name}</Table.Td>
+              <Table.Td className="mono">{file.field}</Table.Td>
+              <Table.Td className="mono pre-wrap">{file.path}</Table.Td>
+              <Table.Td>
+                <StatusBadge
+                  value={file.state === 'missing' || file.state === 'refused' ? 'warning' : 'ok'}
+                  label={PROFILE_FILE_TEXT[file.state]}
+                />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
 function CheckResult({ check }: { check: BootloaderCheckReport }) {
   return (
     <Stack gap="sm">
@@ -84,6 +127,7 @@ function CheckResult({ check }: { check: BootloaderCheckReport }) {
         </Stack>
       )}
       {check.files.length > 0 ? <FileRows files={check.files} /> : <Text c="dimmed">The architecture map names no boot files.</Text>}
+      {check.profiles.length > 0 && <ProfileFileRows files={check.profiles} />}
     </Stack>
   );
 }

@@ -13,6 +13,7 @@ import { ServiceButtons } from '../services/ServiceControls.js';
 import { SERVICE_PAGES } from '../services/service-actions.js';
 import { bucketByTime } from './boot-buckets.js';
 import { BootingNowCard } from './BootingNowCard.js';
+import { FirstRunCard } from '../setup/FirstRunCard.js';
 import { DashboardWarnings } from './DashboardWarnings.js';
 import { EventList } from './EventList.js';
 
@@ -190,6 +191,7 @@ export function DashboardPage() {
   return (
     <Stack gap="md">
       <PageHeader title="Dashboard" description="The state of the boot server at a glance; events arrive live." />
+      <FirstRunCard />
       <DashboardWarnings />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <ServicesCard />

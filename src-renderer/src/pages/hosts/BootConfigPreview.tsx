@@ -1,4 +1,5 @@
 import { Alert, Anchor, Badge, Button, Card, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
+import type { ProfileFileState } from '@contracts/boot-files';
 import type { BootAction, BootPreview } from '@contracts/boot-scripts';
 import { Link } from 'react-router';
 import { QueryState } from '../../components/QueryState.js';
@@ -14,7 +15,18 @@ const ACTION_TEXT: Record<BootAction, string> = {
   install: 'Boots its install task\'s installer',
 };
 
+/** How a file's state reads in the preview; remote and templated URLs are not checked. */
+const FILE_STATE: Record<ProfileFileState, { label: string; color: string }> = {
+  present: { label: 'in the boot root', color: 'green' },
+  served: { label: 'served by Bootwright', color: 'green' },
+  missing: { label: 'missing', color: 'red' },
+  refused: { label: 'outside the boot root', color: 'red' },
+  remote: { label: 'remote, not checked', color: 'gray' },
+  templated: { label: 'built at boot, not checked', color: 'gray' },
+};
+
 function Preview({ config }: { config: BootPreview }) {
+  const missing = config.files.filter((file) => file.state === 'missing' || file.state === 'refused');
   return (
     <Stack gap="sm">
       <Group gap="xs">
@@ -52,6 +64,13 @@ function Preview({ config }: { config: BootPreview }) {
           </>
         )}
       </Text>
+      {missing.length > 0 && (
+        <Alert color="orange" title="Files missing from the boot root" role="alert">
+          <Text size="sm">
+            The host would fail to fetch {missing.map((file) => file.url).join(', ')}. Copy the files into the boot root or change the profile.
+          </Text>
+        </Alert>
+      )}
       {config.files.length > 0 && (
         <Table verticalSpacing={4}>
           <caption className="visually-hidden">Files the host would fetch</caption>
@@ -59,6 +78,7 @@ function Preview({ config }: { config: BootPreview }) {
             <Table.Tr>
               <Table.Th>Command</Table.Th>
               <Table.Th>Fetches</Table.Th>
+              <Table.Th>File</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -66,6 +86,11 @@ function Preview({ config }: { config: BootPreview }) {
               <Table.Tr key={index}>
                 <Table.Td className="mono">{file.command}</Table.Td>
                 <Table.Td className="mono pre-wrap">{file.url}</Table.Td>
+                <Table.Td>
+                  <Badge variant="light" radius="sm" color={FILE_STATE[file.state].color}>
+                    {FILE_STATE[file.state].label}
+                  </Badge>
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -8,6 +8,7 @@ import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { fieldPath } from '../../components/form-errors.js';
 import { SaveButtons } from '../../components/kit/index.js';
+import { notifyWarnings } from '../../components/notify.js';
 import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { BOOT_TYPE_LABELS } from './boot-type-labels.js';
@@ -36,6 +37,7 @@ export function ProfileEditor({ profile }: { profile: Profile | null }) {
       invalidate: [keys.profiles, keys.hosts],
       notifyErrors: false,
       success: (saved) => (profile ? `Profile ${saved.name} saved (script version ${saved.script_version}).` : `Profile ${saved.name} created.`),
+      onSuccess: (saved) => notifyWarnings(`Profile ${saved.name} names files the boot root does not have`, saved.warnings),
     },
   );
   const remove = useApiAction((api, target: Profile) => api.profiles.remove(target.id), {

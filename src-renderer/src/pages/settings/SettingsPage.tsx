@@ -1,4 +1,6 @@
-import { Card, Stack } from '@mantine/core';
+import { Button, Card, Stack } from '@mantine/core';
+import { Link } from 'react-router';
+import { useCan } from '../../app-state.js';
 import { UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { QueryState } from '../../components/QueryState.js';
@@ -25,11 +27,21 @@ function Logging() {
   return <QueryState query={query} what="logging settings">{(stored) => <LoggingSection stored={stored} />}</QueryState>;
 }
 
+/** Admins open the first-run wizard again (it changes nothing until a step is saved). */
+function RunSetupAgain() {
+  if (!useCan('admin')) return null;
+  return (
+    <Button component={Link} to="/setup" variant="default">
+      Run setup again
+    </Button>
+  );
+}
+
 /** `/settings`: general, interfaces, netboot and logging sections (tabs, kept in ?tab=), and the version. */
 export function SettingsPage() {
   return (
     <Stack gap="md">
-      <PageHeader title="Settings" description="Server-wide settings; changes apply at once." />
+      <PageHeader title="Settings" description="Server-wide settings; changes apply at once." actions={<RunSetupAgain />} />
       <Card withBorder>
         <UrlTabs
           tabs={[
