@@ -155,20 +155,23 @@ export class DhcpService implements ManagedService {
     const plans: { name: string; mode: Exclude<DhcpMode, 'off'>; address: string }[] = [];
     for (const iface of enabled) {
       const nic = nics.find((candidate) => candidate.name === iface.name);
+      // An interface without a link keeps its address (the network service reads it from the kernel):
+      // it is bound now, so the first DISCOVER after the cable goes in is answered.
       const addresses = nic?.addresses.filter((a) => a.family === 'ipv4') ?? [];
-      if (addresses.length === 0) {
-        this.log.warn(`dhcp: interface ${iface.name} ${nic ? 'has no IPv4 address' : 'does not exist'}; not serving it`);
+      const first = addresses[0];
+      if (!first) {
+        // Not an error: the service waits (its notice says for what) and binds when the interface gets an address.
+        this.log.warn(`dhcp: ${this.deps.network.waitingReasons([iface.name]).join('; ') || `${iface.name}: not ready`}; serving it once it is`);
         continue;
       }
       // In server mode prefer the address inside a configured subnet.
       const inSubnet = addresses.find((a) => this.deps.settings.subnetFor(parseIpv4(a.address) ?? 0) !== undefined);
-      const chosen = iface.mode === 'server' ? (inSubnet ?? addresses[0]!) : addresses[0]!;
+      const chosen = iface.mode === 'server' ? (inSubnet ?? first) : first;
       if (iface.mode === 'server' && !inSubnet) {
         this.log.warn(`dhcp: no configured subnet holds ${iface.name}'s address ${chosen.address}; its clients get no address (relayed ones still do)`);
       }
       plans.push({ name: iface.name, mode: iface.mode as Exclude<DhcpMode, 'off'>, address: chosen.address });
     }
-    if (plans.length === 0) throw new Error(`none of the DHCP interfaces (${enabled.map((i) => i.name).join(', ')}) exists with an IPv4 address`);
 
     this.wildcard = await this.bind('0.0.0.0', ports.server, (msg, rinfo) => this.receive(msg, rinfo, null, false));
     this.wildcardPxe = await this.bind('0.0.0.0', ports.pxe, (msg, rinfo) => this.receive(msg, rinfo, null, true));
@@ -210,6 +213,11 @@ export class DhcpService implements ManagedService {
 
   listenAddresses(): string[] {
     return this.bound;
+  }
+
+  /** What the service waits for: each DHCP interface without a link or an address (`br0: no link (cable unplugged?)`). */
+  notice(): string | null {
+    return this.deps.network.noticeFor(this.deps.settings.current().interfaces.filter((i) => i.mode !== 'off').map((i) => i.name));
   }
 
   private bind(address: string, port: number, onMessage: (msg: Buffer, rinfo: dgram.RemoteInfo) => void): Promise<dgram.Socket> {
@@ -353,7 +361,7 @@ export class DhcpService implements ManagedService {
     this.deps.services.reload(this.name).catch((err: unknown) => this.log.error(`dhcp reload failed: ${errorMessage(err)}`));
   }
 
-  /** The IPv4 addresses of the DHCP interfaces: a change means rebinding. */
+  /** The IPv4 addresses of the DHCP interfaces: a change means rebinding (a link coming up alone does not: the address was bound). */
   private interfaceKey(): string {
     const names = new Set(this.deps.settings.current().interfaces.filter((i) => i.mode !== 'off').map((i) => i.name));
     return JSON.stringify(
