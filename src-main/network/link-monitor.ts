@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { Socket } from 'node:net';
 
 /*
  * Link and address change events from the kernel (rtnetlink), through a
@@ -201,6 +202,9 @@ export class LinkMonitor {
       return;
     }
     this.child = child;
+    // Like the poll's timer, the monitor never keeps the process alive on its own.
+    child.unref?.();
+    for (const stream of [child.stdout, child.stderr]) if (stream instanceof Socket) stream.unref();
     const startedAt = this.now();
     const splitter = new LineSplitter();
     let finished = false;
