@@ -77,12 +77,20 @@ async function start(): Promise<void> {
     isQuitting: () => quitting,
   });
   const window = mainWindow;
-  tray = createTray(path.join(iconDir(), 'tray.png'), {
-    open: () => revealWindow(window),
-    openInBrowser: () => void shell.openExternal(started.url()),
-    quit: () => app.quit(),
-  });
-  started.kernel.log.info(`desktop app ready; web UI and API at ${started.url()} (data in ${config.dataDir})`);
+  const trayParts = createTray(
+    path.join(iconDir(), 'tray.png'),
+    {
+      open: () => revealWindow(window),
+      openInBrowser: (url) => void shell.openExternal(url ?? started.url()),
+      quit: () => app.quit(),
+    },
+    () => started.lanUrls(),
+  );
+  tray = trayParts.tray;
+  // A cable plugged in after start gives the LAN URL its address: the menu follows.
+  started.kernel.network.onChange(trayParts.update);
+  const urls = started.lanUrls();
+  started.kernel.log.info(`desktop app ready; web UI and API at ${started.url()}${urls.length > 0 ? `, on the LAN ${urls.join(', ')}` : ''} (data in ${config.dataDir})`);
 }
 
 async function failStartup(err: unknown): Promise<void> {

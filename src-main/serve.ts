@@ -44,7 +44,22 @@ async function main(): Promise<number> {
     return 1;
   }
   core.kernel.log.info(`Bootwright ${core.kernel.build.version} serving the web UI and API at ${core.url()} (data in ${config.dataDir})`);
+  logLanUrls(core);
   return -1;
+}
+
+/** Says where other machines reach the web UI, now and whenever that changes (a cable plugged in after start). */
+function logLanUrls(core: AppCore): void {
+  let last = '';
+  const say = () => {
+    const urls = core.lanUrls();
+    const text = urls.join(', ');
+    if (text === last) return;
+    last = text;
+    core.kernel.log.info(urls.length > 0 ? `web UI on the LAN: ${text}` : 'web UI on the LAN: no served interface has an address yet (it is listed here when a link comes up)');
+  };
+  say();
+  core.kernel.network.onChange(say);
 }
 
 main().then(

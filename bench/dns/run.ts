@@ -141,6 +141,7 @@ function fakeNics(): Nic[] {
       mac: '02:00:00:00:00:01',
       mtu: 1500,
       up: true,
+      link: 'up',
       internal: false,
       addresses: [{ address: BOOTWRIGHT, family: 'ipv4', prefix: 16, cidr: `${BOOTWRIGHT}/16`, subnet: '127.1.0.0/16' }],
     },

@@ -46,7 +46,7 @@ const PORTS = { bootwright: 16901, tftpd: 16902, bare: 16903 } as const;
 const HERE = import.meta.dirname;
 
 const loopback = (): Nic[] => [
-  { name: 'bench0', mac: '02:00:00:00:00:09', mtu: 65536, up: true, internal: false, addresses: [{ address: '127.0.0.1', family: 'ipv4', prefix: 8, cidr: '127.0.0.1/8', subnet: '127.0.0.0/8' }] },
+  { name: 'bench0', mac: '02:00:00:00:00:09', mtu: 65536, up: true, link: 'up', internal: false, addresses: [{ address: '127.0.0.1', family: 'ipv4', prefix: 8, cidr: '127.0.0.1/8', subnet: '127.0.0.0/8' }] },
 ];
 
 function median(values: number[]): number {

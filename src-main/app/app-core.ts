@@ -19,6 +19,7 @@ import { createStreamHub, type StreamHub } from '../ipc/stream-hub.js';
 import { registerCoreMetrics } from '../metrics/core-metrics.js';
 import { Metrics } from '../metrics/metrics.js';
 import { NetworkService } from '../network/network-service.js';
+import { lanUrls } from '../network/lan-urls.js';
 import type { NicReader } from '../network/nic.js';
 import { ServiceManager } from '../services/service-manager.js';
 import { applyLoggingSettings } from '../settings/apply-logging-settings.js';
@@ -140,6 +141,12 @@ export class AppCore {
 
   url(): string {
     return this.httpService.url();
+  }
+
+  /** The web UI as other machines on the served networks reach it (GET /status `urls`); empty until an interface is served. */
+  lanUrls(): string[] {
+    const { network, http } = this.kernel;
+    return lanUrls(network.served(), http, http.port());
   }
 }
 

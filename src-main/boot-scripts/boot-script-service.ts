@@ -19,7 +19,8 @@ import { deniedScript, localBootScript, missingMacScript, renderFailedScript } f
 import { IDENTITY_QUERY, IPXE_SHEBANG } from '../profiles/ipxe-syntax.js';
 import { scriptFiles, expandSettings, withFileStates } from './script-files.js';
 import type { BootFilePresence } from '../boot-files/boot-files.js';
-import { serverEndpointFor, type HttpEndpoint, type ServerEndpoint } from './server-endpoint.js';
+import { previewServers } from './preview-servers.js';
+import { endpointAt, serverEndpointFor, type HttpEndpoint, type ServerEndpoint } from './server-endpoint.js';
 import { bootTemplateData, entryTemplateData, type BootClientInfo } from '../profiles/template-context.js';
 import { TemplateError } from '../templates/template-engine.js';
 import type { TemplateRenderer } from '../templates/template-renderer.js';
@@ -54,10 +55,12 @@ export interface BootScriptServiceDeps {
   /** Renders the user templates off the main thread (template-renderer.ts). */
   templates: TemplateRenderer;
   settings: Pick<SettingsService, 'netboot' | 'general'>;
-  network: Pick<NetworkService, 'serverAddressFor' | 'served'>;
+  network: Pick<NetworkService, 'serverAddressFor' | 'served' | 'list'>;
   http: HttpEndpoint;
   /** Whether the boot root has a file (BootFiles.presence): the preview marks the files a script would miss. */
   presence: (path: string) => Promise<BootFilePresence>;
+  /** The interfaces DHCP serves (server or proxy mode): the preview lists their subnets too. */
+  dhcpInterfaces?: () => string[];
   events: EventLog;
   log: Logger;
   metrics: Metrics;
@@ -254,7 +257,10 @@ export class BootScriptService {
   async preview(hostId: number): Promise<BootPreview> {
     const host = this.deps.hosts.require(hostId);
     const clientIp = host.last_seen_ip ?? host.ip;
-    const server = this.endpoint(clientIp ?? '0.0.0.0');
+    const servers = previewServers(clientIp, this.deps.network, this.deps.dhcpInterfaces?.() ?? [], this.deps.http);
+    // A machine not seen yet: render for the first subnet it may boot from rather than 127.0.0.1.
+    const first = servers[0];
+    const server = clientIp === null && first ? endpointAt(first.address, this.deps.http.port(), this.deps.http.scheme) : this.endpoint(clientIp ?? '0.0.0.0');
     const access = this.deps.access();
     const denied = access !== undefined && !(await access.isAllowed(host.mac));
     const client: BootClientInfo = { ip: clientIp ?? '0.0.0.0', mac: host.mac, arch: host.arch, platform: host.platform, uuid: null, serial: null };
@@ -268,7 +274,7 @@ export class BootScriptService {
       ? { script: deniedScript(host.mac), error: null }
       : overridden
         ? { script: overridden.script, error: overridden.error }
-        : await this.render(decision, host, client);
+        : await this.render(decision, host, client, server);
     const known = { mac: host.mac, buildarch: host.arch, platform: host.platform };
     return {
       host_id: host.id,
@@ -285,6 +291,7 @@ export class BootScriptService {
       entry_url: server.entry_url,
       script_url: `${server.script_url}?${expandSettings(IDENTITY_QUERY, known)}`,
       client_ip: clientIp,
+      servers,
     };
   }
 
@@ -294,10 +301,10 @@ export class BootScriptService {
     return applyMenuChoice(base, chosenId, this.deps.profiles) ?? base;
   }
 
-  private async render(decision: BootDecision, host: Host | null, client: BootClientInfo): Promise<Rendered> {
+  private async render(decision: BootDecision, host: Host | null, client: BootClientInfo, endpoint?: ServerEndpoint): Promise<Rendered> {
     if (decision.action === 'local') return { script: localBootScript(decision.reason_text), error: null };
     if (decision.action === 'denied') return { script: deniedScript(client.mac), error: null };
-    const server = this.endpoint(client.ip);
+    const server = endpoint ?? this.endpoint(client.ip);
     const profile = decision.profile;
     const template = profile ? profile.script : await this.globalMenuTemplate(client);
     const data = bootTemplateData({ host, client, server, serverName: this.deps.settings.general().server_name, profile });

@@ -48,6 +48,18 @@ export const BootPreviewSchema = Type.Object(
     entry_url: Type.String(),
     script_url: Type.String(),
     client_ip: nullable<string>('string', { description: 'Client address assumed (last seen or fixed IP)' }),
+    servers: Type.Array(
+      Type.Object({
+        interface: nullable<string>('string'),
+        subnet: Type.String(),
+        address: Type.String({ description: 'Our address the machine is told on that subnet' }),
+        entry_url: Type.String(),
+      }),
+      {
+        description:
+          "The server address the boot uses: the one on the machine's subnet when its address is known, else one per subnet it may boot from (served interfaces and DHCP interfaces, link or not). `script` is rendered for the first; empty when no interface has an address",
+      },
+    ),
   },
   { $id: 'HostBootConfig' },
 );

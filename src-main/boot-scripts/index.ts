@@ -1,6 +1,7 @@
 import type { BootFilesFacade } from '../boot-files/index.js';
 import type { AreaModule } from '../core/area.js';
 import type { HostService } from '../hosts/index.js';
+import type { DhcpSettings } from '../dhcp/dhcp-settings.js';
 import type { ProfileService } from '../profiles/index.js';
 import type { TemplateRenderer } from '../templates/index.js';
 import { BootScriptService, type BootAccessCheck } from './boot-script-service.js';
@@ -32,7 +33,7 @@ export function bootScriptsArea(): AreaModule<
     templates: TemplateRenderer;
     profiles: ProfileService;
     hosts: HostService;
-    dhcp: { access: BootAccessCheck };
+    dhcp: { access: BootAccessCheck; settings: Pick<DhcpSettings, 'current'> };
     'boot-files': Pick<BootFilesFacade, 'files'>;
   }
 > {
@@ -53,6 +54,7 @@ export function bootScriptsArea(): AreaModule<
         log: kernel.log,
         metrics: kernel.metrics,
         access: () => dhcp.access,
+        dhcpInterfaces: () => dhcp.settings.current().interfaces.filter((iface) => iface.mode !== 'off').map((iface) => iface.name),
       });
       // The entry script and per-host scripts, served as virtual files over TFTP and HTTP /boot/.
       bootFiles.files.addVirtualProvider(bootScriptProvider(bootScripts));

@@ -45,10 +45,13 @@ export function serverEndpointFor(
   network: Pick<NetworkService, 'serverAddressFor' | 'served'>,
   http: HttpEndpoint,
 ): ServerEndpoint {
-  const ip = serverAddressFor(clientIp, network, http);
-  const port = http.port();
+  return endpointAt(serverAddressFor(clientIp, network, http), http.port(), http.scheme);
+}
+
+/** The URLs of the HTTP server at our address `ip`. */
+export function endpointAt(ip: string, port: number, scheme: HttpEndpoint['scheme']): ServerEndpoint {
   const host = ipFamily(ip) === 'ipv6' ? `[${ip}]` : ip;
-  const base = `${http.scheme}://${host}:${port}`;
+  const base = `${scheme}://${host}:${port}`;
   const boot = `${base}${BOOT_HTTP_PREFIX}`;
   return { ip, http_port: port, base_url: base, boot_url: boot, entry_url: `${boot}/${ENTRY_SCRIPT_PATH}`, script_url: `${boot}/${HOST_SCRIPT_PATH}` };
 }

@@ -2,7 +2,7 @@ import type { AreaModule } from '../core/area.js';
 import { interfaceRoutes } from './network-routes.js';
 import type { NetworkService } from './network-service.js';
 
-export { NetworkService, DEFAULT_POLL_MS, type ServedInterface, type ServedSubnet } from './network-service.js';
+export { NetworkService, DEFAULT_POLL_MS, SAFETY_POLL_MS, type NetworkWatchOptions, type ServedInterface, type ServedSubnet, type WatchState } from './network-service.js';
 export type { Nic, NicAddress, NicReader } from './nic.js';
 export { readNics, buildNics, readSysLinks, type SysLink } from './nic-reader.js';
 export {
@@ -34,14 +34,17 @@ export {
   type Subnet,
 } from './ip-math.js';
 export { requestSource } from './source-address.js';
-export { NicAddressSchema, NicSchema, ResolvedServerAddressSchema } from './network-contract.js';
+export { lanUrls } from './lan-urls.js';
+export { LinkMonitor, parseMonitorLine, LineSplitter, backoffDelay, findIp, type LinkEvent, type MonitorState } from './link-monitor.js';
+export { parseIpAddressJson, readIpAddresses, type IpAddressTable } from './ip-addresses.js';
+export { NicAddressSchema, NicSchema, NIC_LINK_STATES, ResolvedServerAddressSchema, type NicLink } from './network-contract.js';
 export { interfaceRoutes } from './network-routes.js';
 
 /**
  * The network area (docs/architecture.md, "Area folders"): the facade is the
  * kernel's NetworkService; the routes list this machine's interfaces
- * (GET /interfaces and /network/interfaces). While running, it watches the
- * interfaces for changes.
+ * (GET /interfaces and /network/interfaces). While running, it follows the
+ * kernel's link and address events (`ip monitor`; a poll without iproute2).
  */
 export function networkArea(): AreaModule<'network', NetworkService, Record<string, never>> {
   return {
@@ -53,6 +56,8 @@ export function networkArea(): AreaModule<'network', NetworkService, Record<stri
         facade: network,
         routes: [interfaceRoutes(network)],
         services: [],
+        // Before the servers start: the addresses of interfaces without a link are known only through `ip`.
+        prepare: () => network.prime(),
         start: async () => network.startWatching(),
         stop: async () => network.stopWatching(),
       };

@@ -6,7 +6,7 @@ import { NicSchema } from './network-contract.js';
 import type { NetworkService } from './network-service.js';
 import type { Nic } from './nic.js';
 
-const SORTABLE = ['name', 'mac', 'mtu', 'up', 'internal'] as const satisfies readonly (keyof Nic)[];
+const SORTABLE = ['name', 'mac', 'mtu', 'up', 'link', 'internal'] as const satisfies readonly (keyof Nic)[];
 
 /** The network interfaces of this machine: GET /interfaces and GET /network/interfaces are one handler. */
 export const interfaceRoutes = (network: NetworkService): FastifyPluginAsync => async (app) => {

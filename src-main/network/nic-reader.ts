@@ -2,7 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { normalizeMac } from '../core/mac.js';
+import type { IpAddressTable } from './ip-addresses.js';
 import { ipFamily, prefixFromNetmask, subnetOf } from './ip-math.js';
+import type { NicLink } from './network-contract.js';
 import type { Nic, NicAddress } from './nic.js';
 
 /** What Linux reports for one link under /sys/class/net/<name>. */
@@ -14,6 +16,8 @@ export interface SysLink {
   /** The link's IFF_* flags (include/uapi/linux/if.h). */
   flags: number | null;
   address: string | null;
+  /** /sys/class/net/<name>/carrier: true with a link, false without; null when unreadable (the kernel refuses it while the interface is down). */
+  carrier: boolean | null;
 }
 
 type OsInterfaces = NodeJS.Dict<os.NetworkInterfaceInfo[]>;
@@ -26,9 +30,16 @@ const SYS_NET = '/sys/class/net';
 /** More links than any real host has; bounds the directory walk. */
 const MAX_LINKS = 1024;
 
-/** The interfaces of this machine: os.networkInterfaces() plus, on Linux, /sys/class/net. */
-export function readNics(): Nic[] {
-  return buildNics(os.networkInterfaces(), process.platform === 'linux' ? readSysLinks() : null);
+/** Operstates that mean "no link partner" (Documentation/networking/operstates.rst). */
+const NO_LINK_OPERSTATES = new Set(['down', 'lowerlayerdown', 'notpresent', 'dormant']);
+
+/**
+ * The interfaces of this machine: os.networkInterfaces() plus, on Linux,
+ * /sys/class/net, plus the kernel's address table from iproute2 when the
+ * caller has one (the addresses of interfaces without a link; see ip-addresses.ts).
+ */
+export function readNics(ipAddresses: IpAddressTable | null = null): Nic[] {
+  return buildNics(os.networkInterfaces(), process.platform === 'linux' ? readSysLinks() : null, ipAddresses);
 }
 
 /**
@@ -54,26 +65,32 @@ export function readSysLinks(root = SYS_NET): SysLink[] | null {
     };
     const mtu = read('mtu');
     const flags = read('flags');
+    const carrier = read('carrier');
     return {
       name,
       mtu: mtu !== null && /^\d+$/.test(mtu) ? Number(mtu) : null,
       operstate: read('operstate'),
       flags: flags !== null && /^0x[0-9a-f]+$/i.test(flags) ? Number.parseInt(flags, 16) : null,
       address: read('address'),
+      carrier: carrier === '1' ? true : carrier === '0' ? false : null,
     };
   });
 }
 
 /**
- * Merges the two sources into one list, sorted by name. Without /sys data
- * every interface the OS lists is taken as up (it lists only configured ones).
+ * Merges the sources into one list, sorted by name. Without /sys data every
+ * interface the OS lists is taken as up (it lists only running ones). The OS
+ * leaves out interfaces without a link; their addresses come from
+ * `ipAddresses` when given.
  */
-export function buildNics(osInterfaces: OsInterfaces, sysLinks: readonly SysLink[] | null): Nic[] {
+export function buildNics(osInterfaces: OsInterfaces, sysLinks: readonly SysLink[] | null, ipAddresses: IpAddressTable | null = null): Nic[] {
   const sysByName = new Map((sysLinks ?? []).map((link) => [link.name, link]));
-  const names = new Set<string>([...Object.keys(osInterfaces), ...sysByName.keys()]);
+  const fromIp = [...(ipAddresses ?? new Map<string, NicAddress[]>()).entries()].filter(([, list]) => list.length > 0).map(([name]) => name);
+  const names = new Set<string>([...Object.keys(osInterfaces), ...sysByName.keys(), ...fromIp]);
   const nics: Nic[] = [];
   for (const name of names) {
     const entries = osInterfaces[name] ?? [];
+    const osAddresses = entries.map(toNicAddress).filter((a): a is NicAddress => a !== null);
     // Address labels such as eth0:1 are aliases of the link eth0.
     const link = sysByName.get(name) ?? sysByName.get(name.split(':')[0] ?? name);
     const first = entries[0];
@@ -82,9 +99,10 @@ export function buildNics(osInterfaces: OsInterfaces, sysLinks: readonly SysLink
     nics.push({
       name,
       mac,
-      addresses: entries.map(toNicAddress).filter((a): a is NicAddress => a !== null),
+      addresses: entries.length > 0 ? osAddresses : (ipAddresses?.get(name) ?? []),
       mtu: link?.mtu ?? null,
       up: link ? isLinkUp(link) : entries.length > 0,
+      link: link ? linkState(link) : entries.length > 0 ? 'up' : 'unknown',
       internal,
     });
   }
@@ -94,6 +112,14 @@ export function buildNics(osInterfaces: OsInterfaces, sysLinks: readonly SysLink
 function isLinkUp(link: SysLink): boolean {
   if (link.flags !== null && (link.flags & IFF_UP) === 0) return false;
   return link.operstate === null || USABLE_OPERSTATES.has(link.operstate);
+}
+
+function linkState(link: SysLink): NicLink {
+  if (link.flags !== null && (link.flags & IFF_UP) === 0) return 'down';
+  if (link.carrier !== null) return link.carrier ? 'up' : 'down';
+  if (link.operstate === 'up') return 'up';
+  if (link.operstate !== null && NO_LINK_OPERSTATES.has(link.operstate)) return 'down';
+  return 'unknown';
 }
 
 function toNicAddress(entry: os.NetworkInterfaceInfo): NicAddress | null {

@@ -24,6 +24,8 @@ export interface ManagedService {
   stop(): Promise<void>;
   /** Addresses it listens on while running, e.g. "udp 0.0.0.0:53". */
   listenAddresses(): string[];
+  /** What a running service waits for or lacks, e.g. "br0: no link (cable unplugged?)"; null when nothing. */
+  notice?(): string | null;
 }
 
 interface Runtime {
@@ -209,6 +211,7 @@ export class ServiceManager {
       started_at: runtime.startedAt?.toISOString() ?? null,
       uptime_seconds: runtime.startedAt ? Math.floor((now.getTime() - runtime.startedAt.getTime()) / 1000) : null,
       last_error: runtime.lastError,
+      notice: runtime.state === 'running' ? (service.notice?.() ?? null) : null,
     };
   }
 }

@@ -24,6 +24,9 @@ export const ServiceStatusSchema = Type.Object(
     started_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     uptime_seconds: Type.Union([Type.Integer(), Type.Null()]),
     last_error: Type.Union([Type.String(), Type.Null()]),
+    notice: Type.Union([Type.String(), Type.Null()], {
+      description: 'What a running service waits for or lacks, e.g. "br0: no link (cable unplugged?)"; null when nothing (or not running)',
+    }),
   },
   { $id: 'ServiceStatus' },
 );

@@ -38,6 +38,17 @@ export const StatusSchema = Type.Object({
   server_name: Type.String(),
   started_at: Type.String({ format: 'date-time' }),
   uptime_seconds: Type.Integer({ minimum: 0 }),
+  urls: Type.Array(Type.String(), {
+    description:
+      'The web UI and API as other machines on the served networks reach it: http(s)://<each served address>:<port> (only the listen address when it is a specific one); empty while no served interface has an address',
+  }),
+  interface_watch: Type.Object(
+    {
+      mode: Type.Enum(['events', 'poll', 'off']),
+      detail: Type.Union([Type.String(), Type.Null()]),
+    },
+    { description: "How link and address changes are followed: 'events' (rtnetlink through iproute2's ip monitor), 'poll' (ip missing or restarting; detail says why), 'off'" },
+  ),
   services: Type.Object({
     total: Type.Integer({ minimum: 0 }),
     by_state: Type.Object(Object.fromEntries(SERVICE_STATES.map((state) => [state, Type.Integer({ minimum: 0 })])) as Record<ServiceState, ReturnType<typeof Type.Integer>>),

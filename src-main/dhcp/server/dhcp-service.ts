@@ -113,6 +113,8 @@ export class DhcpService implements ManagedService {
   private sweepTimer: NodeJS.Timeout | null = null;
   private bound: string[] = [];
   private networkKey = '';
+  /** Whether each interface had a link at the last look (false → true: probe it). */
+  private readonly linkUp = new Map<string, boolean>();
   private domainCache: { value: string | null; at: number } = { value: null, at: 0 };
   private dnsCache: { running: boolean; at: number } = { running: false, at: 0 };
 
@@ -164,31 +166,37 @@ export class DhcpService implements ManagedService {
     const nics = this.deps.network.refresh();
     this.ownAddresses = new Set(nics.flatMap((nic) => nic.addresses.filter((a) => a.family === 'ipv4').map((a) => parseIpv4(a.address) ?? 0)));
     this.networkKey = this.interfaceKey();
+    for (const nic of nics) this.linkUp.set(nic.name, nic.link !== 'down');
     this.engine.reload();
     const ports = { server: this.options.ports?.server ?? SERVER_PORT, pxe: this.options.ports?.pxe ?? PXE_PORT };
     const plans: { name: string; mode: Exclude<DhcpMode, 'off'>; address: string }[] = [];
     for (const iface of enabled) {
       const nic = nics.find((candidate) => candidate.name === iface.name);
+      // An interface without a link keeps its address (the network service reads it from the kernel):
+      // it is bound now, so the first DISCOVER after the cable goes in is answered.
       const addresses = nic?.addresses.filter((a) => a.family === 'ipv4') ?? [];
-      if (addresses.length === 0) {
-        this.log.warn(`dhcp: interface ${iface.name} ${nic ? 'has no IPv4 address' : 'does not exist'}; not serving it`);
+      const first = addresses[0];
+      if (!first) {
+        // Not an error: the service waits (its notice says for what) and binds when the interface gets an address.
+        this.log.warn(`dhcp: ${this.deps.network.waitingReasons([iface.name]).join('; ') || `${iface.name}: not ready`}; serving it once it is`);
         continue;
       }
       // In server mode prefer the address inside a configured subnet.
       const inSubnet = addresses.find((a) => this.deps.settings.subnetFor(parseIpv4(a.address) ?? 0) !== undefined);
-      const chosen = iface.mode === 'server' ? (inSubnet ?? addresses[0]!) : addresses[0]!;
+      const chosen = iface.mode === 'server' ? (inSubnet ?? first) : first;
       if (iface.mode === 'server' && !inSubnet) {
         this.log.warn(`dhcp: no configured subnet holds ${iface.name}'s address ${chosen.address}; its clients get no address (relayed ones still do)`);
       }
       plans.push({ name: iface.name, mode: iface.mode as Exclude<DhcpMode, 'off'>, address: chosen.address });
     }
-    if (plans.length === 0) throw new Error(`none of the DHCP interfaces (${enabled.map((i) => i.name).join(', ')}) exists with an IPv4 address`);
     // The rogue-DHCP guard: before the sockets open (so our own server cannot answer), probe the server-mode interfaces.
     const { blocked, verdicts } = await this.guard.check(plans.filter((p) => p.mode === 'server'));
     const refusals = verdicts.filter((v) => blocked.has(v.interface)).map((v) => v.message);
     for (const message of refusals) this.log.warn(`dhcp: ${message}`);
     plans.splice(0, plans.length, ...plans.filter((p) => !blocked.has(p.name)));
-    if (plans.length === 0) throw new Error(refusals.join(' '));
+    // Every interface with an address refused (a foreign server answers on each): failed, naming them. Interfaces
+    // still waiting for an address are not refusals: with none planned at all the service runs and waits.
+    if (plans.length === 0 && refusals.length > 0) throw new Error(refusals.join(' '));
 
     this.wildcard = await this.bind('0.0.0.0', ports.server, (msg, rinfo) => this.receive(msg, rinfo, null, false));
     this.wildcardPxe = await this.bind('0.0.0.0', ports.pxe, (msg, rinfo) => this.receive(msg, rinfo, null, true));
@@ -237,6 +245,11 @@ export class DhcpService implements ManagedService {
 
   listenAddresses(): string[] {
     return this.bound;
+  }
+
+  /** What the service waits for: each DHCP interface without a link or an address (`br0: no link (cable unplugged?)`). */
+  notice(): string | null {
+    return this.deps.network.noticeFor(this.deps.settings.current().interfaces.filter((i) => i.mode !== 'off').map((i) => i.name));
   }
 
   private bind(address: string, port: number, onMessage: (msg: Buffer, rinfo: dgram.RemoteInfo) => void): Promise<dgram.Socket> {
@@ -402,6 +415,7 @@ export class DhcpService implements ManagedService {
   private networkChanged(): void {
     const state = this.deps.services.get(this.name).state;
     if (state !== 'running' && state !== 'failed') return;
+    if (state === 'running') this.probeNewLinks();
     const key = this.interfaceKey();
     if (key === this.networkKey) return;
     this.networkKey = key;
@@ -409,7 +423,27 @@ export class DhcpService implements ManagedService {
     this.deps.services.reload(this.name).catch((err: unknown) => this.log.error(`dhcp reload failed: ${errorMessage(err)}`));
   }
 
-  /** The IPv4 addresses of the DHCP interfaces: a change means rebinding. */
+  /**
+   * A served interface whose link just came up (a cable to another network,
+   * or the target machine powering on) is probed for a foreign DHCP server
+   * while it is already served: the first DISCOVER is answered at once, and a
+   * foreign server found shows as a sighting, an event and a dashboard
+   * warning (docs/dhcp.md, "Rogue-DHCP guard", on link-up).
+   */
+  private probeNewLinks(): void {
+    const newlyUp = new Set<string>();
+    for (const nic of this.deps.network.list()) {
+      const up = nic.link !== 'down';
+      if (up && this.linkUp.get(nic.name) === false) newlyUp.add(nic.name);
+      this.linkUp.set(nic.name, up);
+    }
+    const plans = this.serverPlans().filter((plan) => newlyUp.has(plan.name));
+    if (plans.length === 0) return;
+    for (const plan of plans) this.guard.forget(plan.name);
+    this.guard.recheck(plans).catch((err: unknown) => this.log.warn(`dhcp: rogue-DHCP probe after link-up failed: ${errorMessage(err)}`));
+  }
+
+  /** The IPv4 addresses of the DHCP interfaces: a change means rebinding (a link coming up alone does not: the address was bound). */
   private interfaceKey(): string {
     const names = new Set(this.deps.settings.current().interfaces.filter((i) => i.mode !== 'off').map((i) => i.name));
     return JSON.stringify(

@@ -91,6 +91,11 @@ export class DnsServer implements ManagedService {
     return this.listen;
   }
 
+  /** What it waits for: served interfaces without a link or an address (`br0: no link (cable unplugged?)`). */
+  notice(): string | null {
+    return this.deps.network.noticeFor('served');
+  }
+
   /** Resolves once every change made before the call is in the workers' hands (answers use it). */
   sync(): Promise<void> {
     return this.publishing ?? Promise.resolve();

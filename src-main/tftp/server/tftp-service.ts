@@ -95,6 +95,11 @@ export class TftpService implements ManagedService {
     return this.listen;
   }
 
+  /** What it waits for: served interfaces without a link or an address (`br0: no link (cable unplugged?)`). */
+  notice(): string | null {
+    return this.deps.network.noticeFor('served');
+  }
+
   /** Every address of the served interfaces (IPv6 link-local left out: binding needs a scope). */
   servedAddresses(): string[] {
     const served = new Set(this.deps.network.served().map((nic) => nic.name));

@@ -19,7 +19,8 @@ const INVALIDATES: readonly [prefix: string, keys: QueryKey[]][] = [
   ['wol.', [['wol']]],
   ['bmc.', [['bmc']]],
   ['settings.changed', [['settings'], ['dns', 'settings'], ['dhcp'], ['tftp'], ['status']]],
-  ['network.', [['settings', 'interfaces'], ['wol', 'interfaces'], ['interfaces']]],
+  // A link coming up or going down changes the services' notices and the LAN URLs in the status.
+  ['network.', [['settings', 'interfaces'], ['wol', 'interfaces'], ['interfaces'], ['services'], ['status']]],
   ['update.', [['version']]],
   ['netboot.task.', [['netboot', 'tasks']]],
   ['netboot.answer_', [['netboot', 'tasks']]],

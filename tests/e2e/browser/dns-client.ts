@@ -13,6 +13,7 @@ export function loopbackNic(): Nic {
     mac: '02:00:00:e2:e0:01',
     mtu: 1500,
     up: true,
+    link: 'up',
     internal: false,
     addresses: [{ address: DNS_SERVER, family: 'ipv4', prefix: 16, cidr: `${DNS_SERVER}/16`, subnet: '127.77.0.0/16' }],
   };

@@ -75,6 +75,7 @@ describe('DNS-rebinding guard (Host header)', () => {
           mac: '02:00:00:00:00:09',
           mtu: 1500,
           up: false,
+          link: 'down',
           internal: false,
           addresses: [{ address: '10.99.0.1', family: 'ipv4', prefix: 24, cidr: '10.99.0.1/24', subnet: '10.99.0.0/24' }],
         },

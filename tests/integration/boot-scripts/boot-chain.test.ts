@@ -271,6 +271,11 @@ describe('boot-config preview', () => {
     const preview = (await api('GET', `/hosts/${String(host.id)}/boot-config`)).body.data;
     expect(preview).toMatchObject({ action: 'menu', reason: 'global_default', profile: null, client_ip: null });
     expect(lintIpxeScript(String(preview.script))).toEqual([]);
+    // Our address per subnet the machine may boot from (preview-servers.ts; this test core listens on 127.0.0.1 only, so that is the address).
+    const servers = preview.servers as { subnet: string; address: string; entry_url: string }[];
+    const expected = t.core.kernel.network.served().flatMap((nic) => nic.ipv4.map((subnet) => subnet.subnet));
+    expect(servers.map((entry) => entry.subnet)).toEqual([...new Set(expected)]);
+    for (const entry of servers) expect(entry).toMatchObject({ address: '127.0.0.1', entry_url: `http://127.0.0.1:${port}/boot/ipxe/entry.ipxe` });
     await t.core.area('dhcp').access.add('blacklist', { mac });
     expect((await api('GET', `/hosts/${String(host.id)}/boot-config`)).body.data).toMatchObject({ action: 'denied', reason: 'access_denied' });
     expect((await api('GET', '/hosts/999999/boot-config')).status).toBe(404);

@@ -18,6 +18,7 @@ function nic(name: string, index: number, address: string): Nic {
     mac: `02:00:00:00:00:0${index}`,
     mtu: 1500,
     up: true,
+    link: 'up',
     internal: false,
     addresses: [{ address, family: 'ipv4', prefix: 16, cidr: `${address}/16`, subnet: `${address.split('.').slice(0, 2).join('.')}.0.0/16` }],
   };

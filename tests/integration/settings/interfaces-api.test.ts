@@ -31,8 +31,8 @@ describe('GET /interfaces and /network/interfaces', () => {
     expect(a.status).toBe(200);
     expect(b.body).toEqual(a.body);
     const loopback = a.body.data.find((nic) => nic.internal === true);
-    expect(loopback).toMatchObject({ up: true, internal: true });
-    expect(Object.keys(loopback ?? {}).sort()).toEqual(['addresses', 'internal', 'mac', 'mtu', 'name', 'up']);
+    expect(loopback).toMatchObject({ up: true, link: 'up', internal: true });
+    expect(Object.keys(loopback ?? {}).sort()).toEqual(['addresses', 'internal', 'link', 'mac', 'mtu', 'name', 'up']);
     expect((loopback?.addresses as unknown[])[0]).toMatchObject({ address: '127.0.0.1', family: 'ipv4', prefix: 8, cidr: '127.0.0.1/8', subnet: '127.0.0.0/8' });
   });
 
@@ -44,6 +44,8 @@ describe('GET /interfaces and /network/interfaces', () => {
     const search = await get(t, '/interfaces?q=10.20.');
     expect(search.body.data.map((nic) => nic.name)).toEqual(['eth0:1']);
     expect((await get(t, '/interfaces?sort=speed')).status).toBe(400);
+    // wlan0 has no carrier: sorting by link puts "down" before "up".
+    expect((await get(t, '/interfaces?sort=link&size=1')).body.data.map((nic) => nic.link)).toEqual(['down']);
   });
 
   it('need authentication', async () => {

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { findIp } from '../../../src-main/network/link-monitor.js';
 import { createTestCore, type TestCore } from '../../helpers/test-core.js';
 import { as, roleAuthenticator } from '../settings/role-authenticator.js';
 
@@ -35,6 +36,10 @@ describe('GET /status', () => {
     expect(data.data_dir.bytes_used).toBeGreaterThanOrEqual(300_000);
     expect(data.data_dir.fs_total_bytes).toBeGreaterThanOrEqual(data.data_dir.fs_free_bytes);
     expect(data.data_dir.fs_free_bytes).toBeGreaterThan(0);
+    // A specific listen address is the only URL other machines reach (lan-urls.ts; the wildcard case is unit-tested).
+    expect(data.urls).toEqual([t.core.url()]);
+    // The machine's own interfaces are followed through `ip monitor` where iproute2 is installed (CI), else polled.
+    expect(data.interface_watch).toEqual(findIp() ? { mode: 'events', detail: null } : { mode: 'poll', detail: 'iproute2 (ip) not found' });
   });
 
   it('needs authentication', async () => {

@@ -13,6 +13,7 @@ export function loopbackNics(addresses: readonly string[] = ['127.0.0.1']): () =
       mac: '02:00:00:00:00:01',
       mtu: 1500,
       up: true,
+      link: 'up',
       internal: false,
       addresses: addresses.map((address) => {
         const v6 = address.includes(':');

@@ -25,14 +25,14 @@ export const OS_INTERFACES: NodeJS.Dict<OsEntry[]> = {
   eth2: [v4('172.16.5.9', '255.255.255.0', '52:54:00:aa:bb:03')],
 };
 
-/** /sys/class/net of the same machine: eth1 is up but has no address yet, wlan0 is down, eth2 is administratively down. */
+/** /sys/class/net of the same machine: eth1 is up but has no address yet, wlan0 is down (no carrier), eth2 is administratively down (carrier unreadable). */
 export const SYS_LINKS: SysLink[] = [
-  { name: 'eth0', mtu: 9000, operstate: 'up', flags: 0x1003, address: '52:54:00:aa:bb:01' },
-  { name: 'eth1', mtu: 1500, operstate: 'up', flags: 0x1003, address: '52:54:00:aa:bb:02' },
-  { name: 'eth2', mtu: 1500, operstate: 'down', flags: 0x1002, address: '52:54:00:aa:bb:03' },
-  { name: 'lo', mtu: 65536, operstate: 'unknown', flags: 0x9, address: '00:00:00:00:00:00' },
-  { name: 'wg0', mtu: 1420, operstate: 'unknown', flags: 0x91, address: null },
-  { name: 'wlan0', mtu: 1500, operstate: 'dormant', flags: 0x1003, address: '52:54:00:aa:bb:04' },
+  { name: 'eth0', mtu: 9000, operstate: 'up', flags: 0x1003, address: '52:54:00:aa:bb:01', carrier: true },
+  { name: 'eth1', mtu: 1500, operstate: 'up', flags: 0x1003, address: '52:54:00:aa:bb:02', carrier: true },
+  { name: 'eth2', mtu: 1500, operstate: 'down', flags: 0x1002, address: '52:54:00:aa:bb:03', carrier: null },
+  { name: 'lo', mtu: 65536, operstate: 'unknown', flags: 0x9, address: '00:00:00:00:00:00', carrier: true },
+  { name: 'wg0', mtu: 1420, operstate: 'unknown', flags: 0x91, address: null, carrier: null },
+  { name: 'wlan0', mtu: 1500, operstate: 'dormant', flags: 0x1003, address: '52:54:00:aa:bb:04', carrier: false },
 ];
 
 /** A NIC for the pure-logic tests. */
@@ -42,6 +42,7 @@ export function nic(name: string, addresses: [address: string, prefix: number, s
     mac: '52:54:00:00:00:01',
     mtu: 1500,
     up: true,
+    link: 'up',
     internal: false,
     addresses: addresses.map(([address, prefix, subnet]) => ({
       address,

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildNics, readNics, readSysLinks } from '../../../src-main/network/nic-reader.js';
+import { parseIpAddressJson } from '../../../src-main/network/ip-addresses.js';
+import { buildNics, readNics, readSysLinks, type SysLink } from '../../../src-main/network/nic-reader.js';
 import { tempDir } from '../../helpers/test-core.js';
 import { OS_INTERFACES, SYS_LINKS } from './fixtures.js';
 
@@ -23,6 +24,7 @@ describe('buildNics', () => {
       mac: '52:54:00:aa:bb:01',
       mtu: 9000,
       up: true,
+      link: 'up',
       internal: false,
       addresses: [
         { address: '192.168.10.2', family: 'ipv4', prefix: 24, cidr: '192.168.10.2/24', subnet: '192.168.10.0/24' },
@@ -41,6 +43,38 @@ describe('buildNics', () => {
     expect(byName('wlan0').up).toBe(false); // dormant
     expect(byName('wg0')).toMatchObject({ up: true, mac: null, internal: false }); // tun: operstate unknown, no MAC
     expect(byName('lo')).toMatchObject({ up: true, internal: true });
+  });
+
+  it("gives the carrier as link: /sys carrier first, then flags and operstate; the OS alone says 'up' for what it lists", () => {
+    expect(byName('eth0').link).toBe('up');
+    expect(byName('wlan0').link).toBe('down'); // carrier 0
+    expect(byName('eth2').link).toBe('down'); // administratively down: the kernel refuses to read carrier
+    expect(byName('wg0').link).toBe('unknown'); // no carrier file, operstate unknown
+    expect(byName('lo').link).toBe('up');
+    expect(buildNics(OS_INTERFACES, [{ name: 'br0', mtu: 1500, operstate: 'lowerlayerdown', flags: 0x1003, address: null, carrier: null }]).find((n) => n.name === 'br0')?.link).toBe('down');
+    expect(buildNics(OS_INTERFACES, null).every((n) => n.link === 'up')).toBe(true);
+  });
+
+  it("takes the addresses of an interface without a link from iproute2's table (the OS leaves such interfaces out)", () => {
+    const br0: SysLink = { name: 'br0', mtu: 1500, operstate: 'down', flags: 0x1003, address: '52:54:00:aa:bb:0b', carrier: false };
+    const table = parseIpAddressJson(
+      JSON.stringify([
+        { ifindex: 7, ifname: 'br0', addr_info: [{ family: 'inet', local: '10.42.0.1', prefixlen: 24, label: 'br0' }, { family: 'inet6', local: 'fd42::1', prefixlen: 64 }] },
+        // The OS's own list wins for interfaces it lists.
+        { ifindex: 2, ifname: 'eth0', addr_info: [{ family: 'inet', local: '192.0.2.99', prefixlen: 24, label: 'eth0' }] },
+      ]),
+    );
+    const merged = buildNics(OS_INTERFACES, [...SYS_LINKS, br0], table);
+    expect(merged.find((n) => n.name === 'br0')).toMatchObject({
+      up: false,
+      link: 'down',
+      addresses: [
+        { address: '10.42.0.1', family: 'ipv4', prefix: 24, cidr: '10.42.0.1/24', subnet: '10.42.0.0/24' },
+        { address: 'fd42::1', family: 'ipv6', prefix: 64, cidr: 'fd42::1/64', subnet: 'fd42::/64' },
+      ],
+    });
+    expect(merged.find((n) => n.name === 'eth0')?.addresses.map((a) => a.address)).not.toContain('192.0.2.99');
+    expect(buildNics(OS_INTERFACES, [...SYS_LINKS, br0]).find((n) => n.name === 'br0')?.addresses).toEqual([]);
   });
 
   it('gives address labels the data of their link', () => {
@@ -71,11 +105,12 @@ describe('readSysLinks', () => {
     await writeFile(path.join(dir, 'eth9', 'operstate'), 'up\n');
     await writeFile(path.join(dir, 'eth9', 'flags'), '0x1003\n');
     await writeFile(path.join(dir, 'eth9', 'address'), '52:54:00:aa:bb:09\n');
+    await writeFile(path.join(dir, 'eth9', 'carrier'), '1\n');
     await mkdir(path.join(dir, 'tun0'));
     await writeFile(path.join(dir, 'tun0', 'address'), '\n');
     expect(readSysLinks(dir)).toEqual([
-      { name: 'eth9', mtu: 1500, operstate: 'up', flags: 0x1003, address: '52:54:00:aa:bb:09' },
-      { name: 'tun0', mtu: null, operstate: null, flags: null, address: null },
+      { name: 'eth9', mtu: 1500, operstate: 'up', flags: 0x1003, address: '52:54:00:aa:bb:09', carrier: true },
+      { name: 'tun0', mtu: null, operstate: null, flags: null, address: null, carrier: null },
     ]);
   });
 

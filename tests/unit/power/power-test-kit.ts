@@ -7,6 +7,7 @@ function nic(name: string, mac: string | null, cidrs: string[], options: { up?: 
     mac,
     mtu: 1500,
     up: options.up ?? true,
+    link: options.up === false ? 'down' : 'up',
     internal: options.internal ?? false,
     addresses: cidrs.map((cidr) => {
       const [address, prefixText] = cidr.split('/') as [string, string];

@@ -73,4 +73,13 @@ describe('dashboard', () => {
     const warning = (await screen.findByText('No network interface is served')).closest('[role=alert], .mantine-Alert-root')!;
     expect(within(warning as HTMLElement).getByRole('link', { name: 'Choose the interfaces in Settings' }).getAttribute('href')).toBe('/settings?tab=interfaces');
   });
+
+  it("shows the LAN URLs and what a service waits for (a link)", async () => {
+    const waiting = { name: 'dhcp', description: 'DHCP', state: 'running', auto_start: true, protected: false, listen: ['udp 0.0.0.0:67'], started_at: '2024-05-01T00:00:00Z', uptime_seconds: 5, last_error: null, notice: 'br0: no link (cable unplugged?)' };
+    const status = { version: '0.1.0', server_name: 'bootwright', started_at: '2024-05-01T00:00:00Z', uptime_seconds: 60, urls: ['http://10.42.0.1:8080', 'http://192.168.1.10:8080'], interface_watch: { mode: 'events', detail: null }, services: { total: 1, by_state: { stopped: 0, starting: 0, running: 1, stopping: 0, failed: 0 }, list: [waiting] }, data_dir: { path: '/data', bytes_used: 1024, usage_truncated: false, fs_free_bytes: 1e9, fs_total_bytes: 2e9 } };
+    renderApp('/', { ...API_FIXTURES, 'GET /api/v1/status': () => ({ status: 200, body: { success: true, data: status } }) });
+    expect((await screen.findByLabelText('dhcp notice')).textContent).toBe('br0: no link (cable unplugged?)');
+    const lan = screen.getByLabelText('Web UI on the LAN');
+    expect(within(lan).getByRole('link', { name: 'http://192.168.1.10:8080' }).getAttribute('href')).toBe('http://192.168.1.10:8080');
+  });
 });

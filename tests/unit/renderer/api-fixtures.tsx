@@ -10,7 +10,7 @@ import { STORE_FIXTURES } from './store/store-fixtures.js';
  * Minimal valid answers for every GET the pages make: enough for each page
  * to render its loaded state (used by the all-pages test).
  */
-const SERVICE = { name: 'dns', description: 'DNS', state: 'running', auto_start: true, protected: false, listen: ['udp 127.0.0.1:53'], started_at: '2024-05-01T00:00:00Z', uptime_seconds: 5, last_error: null };
+const SERVICE = { name: 'dns', description: 'DNS', state: 'running', auto_start: true, protected: false, listen: ['udp 127.0.0.1:53'], started_at: '2024-05-01T00:00:00Z', uptime_seconds: 5, last_error: null, notice: null };
 const HTTP = { ...SERVICE, name: 'http', protected: true };
 const HOST = { id: 1, mac: '52:54:00:00:00:01', hostname: 'web01', ip: '10.0.0.10', profile_id: 1, group: 'lab', tags: ['rack1'], description: '', arch: null, platform: null, enabled: true, discovered: true, last_boot_at: null, last_seen_ip: null, created_at: '2024-05-01T00:00:00Z', updated_at: '2024-05-01T00:00:00Z' };
 const PROFILE = { id: 1, name: 'Rescue', description: '', boot_type: 'ipxe_script', script: '#!ipxe\nshell\n', linux: null, chain: null, sanboot: null, menu: null, variables: {}, default_for_groups: [], script_version: 2, created_at: '2024-05-01T00:00:00Z', updated_at: '2024-05-01T00:00:00Z' };
@@ -24,8 +24,8 @@ export const API_FIXTURES: Record<string, Route> = {
   'GET /api/v1/services': () => ok([HTTP, SERVICE]),
   // Done and changed: the first-run card and the password banner stay out of the other pages' tests.
   'GET /api/v1/system/first-run': () => ok({ completed: true, skipped: false, must_change_password: false }),
-  'GET /api/v1/network/interfaces': () => okList([{ name: 'eth0', mac: '02:00:00:00:00:01', addresses: [{ address: '10.0.0.1', family: 'ipv4', prefix: 24, cidr: '10.0.0.1/24', subnet: '10.0.0.0/24' }], mtu: 1500, up: true, internal: false }]),
-  'GET /api/v1/status': () => ok({ version: '0.1.0', server_name: 'bootwright', started_at: '2024-05-01T00:00:00Z', uptime_seconds: 60, services: { total: 2, by_state: { stopped: 0, starting: 0, running: 2, stopping: 0, failed: 0 }, list: [HTTP, SERVICE] }, data_dir: { path: '/data', bytes_used: 1024, usage_truncated: false, fs_free_bytes: 1e9, fs_total_bytes: 2e9 } }),
+  'GET /api/v1/network/interfaces': () => okList([{ name: 'eth0', mac: '02:00:00:00:00:01', addresses: [{ address: '10.0.0.1', family: 'ipv4', prefix: 24, cidr: '10.0.0.1/24', subnet: '10.0.0.0/24' }], mtu: 1500, up: true, internal: false, link: 'up' }]),
+  'GET /api/v1/status': () => ok({ version: '0.1.0', server_name: 'bootwright', started_at: '2024-05-01T00:00:00Z', uptime_seconds: 60, urls: ['http://10.0.0.1:8080'], interface_watch: { mode: 'events', detail: null }, services: { total: 2, by_state: { stopped: 0, starting: 0, running: 2, stopping: 0, failed: 0 }, list: [HTTP, SERVICE] }, data_dir: { path: '/data', bytes_used: 1024, usage_truncated: false, fs_free_bytes: 1e9, fs_total_bytes: 2e9 } }),
   'GET /api/v1/events': () => okList([EVENT]),
   'GET /api/v1/settings/interfaces': () => ok({ served: 'auto', server_addresses: [], detected_interfaces: [{ name: 'eth0', mac: '02:00:00:00:00:01', addresses: [{ address: '10.0.0.1', family: 'ipv4', prefix: 24, cidr: '10.0.0.1/24', subnet: '10.0.0.0/24' }], mtu: 1500, up: true, internal: false }], resolved_addresses: [{ interface: 'eth0', subnet: '10.0.0.0/24', address: '10.0.0.1', source: 'detected', served: true }] }),
   'GET /api/v1/settings/general': () => ok({ server_name: 'bootwright', update_feed_url: null, allowed_hosts: [] }),
@@ -51,7 +51,7 @@ export const API_FIXTURES: Record<string, Route> = {
   'GET /api/v1/hosts/1': () => ok(HOST),
   'GET /api/v1/hosts/1/timeline': () => ok({ mac: HOST.mac, host_id: 1, boots: [] }),
   'GET /api/v1/hosts/booting-now': () => okList([]),
-  'GET /api/v1/hosts/1/boot-config': () => ok({ host_id: 1, mac: HOST.mac, action: 'menu', reason: 'global_default', reason_text: 'no profile', profile: null, script: '#!ipxe\nmenu\n', render_error: null, files: [], entry_url: 'http://x/boot/ipxe/entry.ipxe', script_url: 'http://x/boot/ipxe/boot.ipxe', client_ip: null }),
+  'GET /api/v1/hosts/1/boot-config': () => ok({ host_id: 1, mac: HOST.mac, action: 'menu', reason: 'global_default', reason_text: 'no profile', profile: null, script: '#!ipxe\nmenu\n', render_error: null, files: [], entry_url: 'http://x/boot/ipxe/entry.ipxe', script_url: 'http://x/boot/ipxe/boot.ipxe', client_ip: null, servers: [] }),
   'GET /api/v1/profiles': () => okList([PROFILE]),
   'GET /api/v1/profiles/1': () => ok(PROFILE),
   'GET /api/v1/profiles/1/script-versions': () => okList([VERSION]),

@@ -45,6 +45,10 @@ const BOOT: BootConfig = {
   entry_url: 'http://10.0.0.1:8080/boot/ipxe/entry.ipxe',
   script_url: 'http://10.0.0.1:8080/boot/ipxe/boot.ipxe?mac=52%3A54%3A00%3A00%3A00%3A01',
   client_ip: null,
+  servers: [
+    { interface: 'eth0', subnet: '10.0.0.0/24', address: '10.0.0.1', entry_url: 'http://10.0.0.1:8080/boot/ipxe/entry.ipxe' },
+    { interface: 'br0', subnet: '10.50.0.0/24', address: '10.50.0.1', entry_url: 'http://10.50.0.1:8080/boot/ipxe/entry.ipxe' },
+  ],
 };
 
 const common: Record<string, Route> = {
@@ -224,6 +228,10 @@ describe('Host page', () => {
     expect(await screen.findByText('host 1 is assigned profile "Debian installer"')).toBeTruthy();
     expect((screen.getByLabelText('Rendered boot script') as HTMLTextAreaElement).value).toContain('kernel http://10.0.0.1:8080/boot/debian/linux');
     expect(screen.getByRole('table', { name: 'Files the host would fetch' })).toBeTruthy();
+    // A host not seen yet: our address on each subnet it may boot from.
+    const servers = screen.getByRole('table', { name: 'Server address per subnet' });
+    expect(within(servers).getByText('10.50.0.0/24 (br0)')).toBeTruthy();
+    expect(within(servers).getByText('10.50.0.1')).toBeTruthy();
     expect(screen.getByText('No BMC is configured for this host; it can still be woken with Wake-on-LAN.', { exact: false })).toBeTruthy();
   });
 

@@ -18,6 +18,7 @@ const HTTP: ServiceStatus = {
   started_at: '2025-01-01T00:00:00.000Z',
   uptime_seconds: 3725,
   last_error: null,
+  notice: null,
 };
 const DNS: ServiceStatus = { ...HTTP, name: 'dns', description: 'DNS server', protected: false, listen: ['udp 0.0.0.0:53'], uptime_seconds: 42 };
 const TFTP: ServiceStatus = { ...DNS, name: 'tftp', description: 'TFTP server', state: 'failed', listen: [], started_at: null, uptime_seconds: null, last_error: 'port 69 is in use' };

@@ -16,6 +16,7 @@ function fakeServices(state: ServiceState, autoStart: boolean) {
     started_at: null,
     uptime_seconds: null,
     last_error: null,
+    notice: null,
   });
   const services: ServiceControl = {
     get: () => status(),

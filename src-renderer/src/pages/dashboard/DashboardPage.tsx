@@ -40,22 +40,48 @@ function ServicesCard() {
               {data.server_name} · version {data.version} · up {formatUptime(data.uptime_seconds)} · data {formatBytes(data.data_dir.bytes_used)}
               {data.data_dir.fs_free_bytes !== null ? `, ${formatBytes(data.data_dir.fs_free_bytes)} free` : ''}
             </Text>
-            {data.services.list.map((service) => (
-              <Group key={service.name} justify="space-between" wrap="nowrap" aria-label={`Service ${service.name}`} role="group">
-                <Group gap="xs" wrap="nowrap">
-                  <Text fw={600} size="sm" w={64}>
-                    {SERVICE_PAGES[service.name] ? (
-                      <Anchor component={Link} to={SERVICE_PAGES[service.name]!} inherit>
-                        {service.name}
+            <Text size="sm" aria-label="Web UI on the LAN">
+              {data.urls.length > 0 ? (
+                <>
+                  On the LAN:{' '}
+                  {data.urls.map((url, index) => (
+                    <span key={url}>
+                      {index > 0 ? ', ' : ''}
+                      <Anchor href={url} target="_blank" rel="noreferrer" inherit>
+                        {url}
                       </Anchor>
-                    ) : (
-                      service.name
-                    )}
-                  </Text>
-                  <StatusBadge value={service.state} />
+                    </span>
+                  ))}
+                </>
+              ) : (
+                <Text span c="dimmed" inherit>
+                  On the LAN: no served interface has a link and an address yet
+                </Text>
+              )}
+            </Text>
+            {data.services.list.map((service) => (
+              <Stack key={service.name} gap={2}>
+                <Group justify="space-between" wrap="nowrap" aria-label={`Service ${service.name}`} role="group">
+                  <Group gap="xs" wrap="nowrap">
+                    <Text fw={600} size="sm" w={64}>
+                      {SERVICE_PAGES[service.name] ? (
+                        <Anchor component={Link} to={SERVICE_PAGES[service.name]!} inherit>
+                          {service.name}
+                        </Anchor>
+                      ) : (
+                        service.name
+                      )}
+                    </Text>
+                    <StatusBadge value={service.state} />
+                  </Group>
+                  {canOperate && <ServiceButtons service={service} size="compact-xs" />}
                 </Group>
-                {canOperate && <ServiceButtons service={service} size="compact-xs" />}
-              </Group>
+                {service.notice && (
+                  <Text size="xs" c="orange.8" pl={72} aria-label={`${service.name} notice`}>
+                    {service.notice}
+                  </Text>
+                )}
+              </Stack>
             ))}
           </Stack>
         )}

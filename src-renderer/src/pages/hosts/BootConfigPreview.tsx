@@ -71,6 +71,28 @@ function Preview({ config }: { config: BootPreview }) {
           </Text>
         </Alert>
       )}
+      {config.servers.length > 0 && (
+        <Table verticalSpacing={4}>
+          <caption className="visually-hidden">Server address per subnet</caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{config.client_ip ? "The host's subnet" : 'If the host boots on'}</Table.Th>
+              <Table.Th>It is told this server is at</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {config.servers.map((server) => (
+              <Table.Tr key={server.subnet}>
+                <Table.Td className="mono">
+                  {server.subnet}
+                  {server.interface ? ` (${server.interface})` : ''}
+                </Table.Td>
+                <Table.Td className="mono">{server.address}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
       {config.files.length > 0 && (
         <Table verticalSpacing={4}>
           <caption className="visually-hidden">Files the host would fetch</caption>

@@ -97,7 +97,7 @@ export function ServicesPage() {
                       <Table.Th>State</Table.Th>
                       <Table.Th>Listening on</Table.Th>
                       <Table.Th ta="right">Uptime</Table.Th>
-                      <Table.Th>Last error</Table.Th>
+                      <Table.Th>Last error or notice</Table.Th>
                       <Table.Th>Auto-start</Table.Th>
                       {canOperate && <Table.Th>Actions</Table.Th>}
                     </Table.Tr>
@@ -156,6 +156,10 @@ export function ServicesPage() {
                           {service.last_error ? (
                             <Text size="sm" c="red" className="pre-wrap">
                               {service.last_error}
+                            </Text>
+                          ) : service.notice ? (
+                            <Text size="sm" c="orange.8" className="pre-wrap">
+                              {service.notice}
                             </Text>
                           ) : (
                             <Dim />

@@ -10,9 +10,9 @@ import type { Nic } from '../../../../src-main/network/network-contract.js';
 const quiet: Logger = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined, scope: () => quiet };
 
 const NICS: Nic[] = [
-  { name: 'eth0', mac: '52:54:00:00:00:10', mtu: 1500, up: true, internal: false, addresses: [{ address: '192.168.88.2', family: 'ipv4', prefix: 24, cidr: '192.168.88.2/24', subnet: '192.168.88.0/24' }] },
-  { name: 'eth1', mac: '52:54:00:00:00:11', mtu: 1500, up: true, internal: false, addresses: [{ address: '10.9.0.1', family: 'ipv4', prefix: 24, cidr: '10.9.0.1/24', subnet: '10.9.0.0/24' }] },
-  { name: 'lo', mac: null, mtu: 65536, up: true, internal: true, addresses: [{ address: '127.0.0.1', family: 'ipv4', prefix: 8, cidr: '127.0.0.1/8', subnet: '127.0.0.0/8' }] },
+  { name: 'eth0', mac: '52:54:00:00:00:10', mtu: 1500, up: true, internal: false, link: 'up', addresses: [{ address: '192.168.88.2', family: 'ipv4', prefix: 24, cidr: '192.168.88.2/24', subnet: '192.168.88.0/24' }] },
+  { name: 'eth1', mac: '52:54:00:00:00:11', mtu: 1500, up: true, internal: false, link: 'up', addresses: [{ address: '10.9.0.1', family: 'ipv4', prefix: 24, cidr: '10.9.0.1/24', subnet: '10.9.0.0/24' }] },
+  { name: 'lo', mac: null, mtu: 65536, up: true, internal: true, link: 'unknown', addresses: [{ address: '127.0.0.1', family: 'ipv4', prefix: 8, cidr: '127.0.0.1/8', subnet: '127.0.0.0/8' }] },
 ];
 
 const ROUTER: ForeignDhcpServer = { server_id: '192.168.88.1', source_ip: '192.168.88.1', mac: null, offered_ip: '192.168.88.120', subnet_mask: '255.255.255.0', router: '192.168.88.1', lease_seconds: 3600 };

@@ -3,7 +3,7 @@ import type { Nic, NicAddress } from '@contracts/network';
 import { candidateInterfaces, linkOf, probeOutcome, recommendedMode, subnetFromSuggestion, suggestSubnet } from '../../../../src-renderer/src/pages/setup/setup-model.js';
 
 const v4 = (address: string, prefix: number): NicAddress => ({ address, family: 'ipv4', prefix, cidr: `${address}/${prefix}`, subnet: '' });
-const nic = (name: string, fields: Partial<Nic> & { link?: string } = {}): Nic => ({ name, mac: null, addresses: [], mtu: 1500, up: true, internal: false, ...fields }) as Nic;
+const nic = (name: string, fields: Omit<Partial<Nic>, 'link'> & { link?: string } = {}): Nic => ({ name, mac: null, addresses: [], mtu: 1500, up: true, internal: false, ...fields }) as Nic;
 
 describe('suggestSubnet', () => {
   it('offers .100-.199 of a /24, the server outside it', () => {
