@@ -80,9 +80,10 @@ export interface PxeLab {
 /**
  * The topology of the QEMU tests and the boot-time bench: ns "lan" with br0
  * at `<prefix>.1/24`, Bootwright serving br0 (DHCP pool `<prefix>.100–150`,
- * `dhcpExtra` for router/DNS), waited for until DHCP and TFTP run.
+ * `dhcpExtra` for router/DNS; `minimalSubnet`: only `subnet` and `ranges`, as the
+ * quickstart writes it, so router and DNS take their defaults), waited for until DHCP and TFTP run.
  */
-export async function startPxeLab(options: { prefix: string; dhcpExtra?: Record<string, unknown>; server?: ConstructorParameters<typeof NetnsServer>[3] }): Promise<PxeLab> {
+export async function startPxeLab(options: { prefix: string; dhcpExtra?: Record<string, unknown>; minimalSubnet?: boolean; server?: ConstructorParameters<typeof NetnsServer>[3] }): Promise<PxeLab> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'bootwright-qemu-'));
   const lab = await NetLab.create();
   const lan = await lab.namespace('lan');
@@ -94,7 +95,11 @@ export async function startPxeLab(options: { prefix: string; dhcpExtra?: Record<
   await server.must('PUT', '/settings/interfaces', { served: ['br0'] });
   await server.must('PUT', '/services/dhcp', {
     interfaces: [{ name: 'br0', mode: 'server' }],
-    subnets: [subnet(`${options.prefix}.0/24`, [{ start: `${options.prefix}.100`, end: `${options.prefix}.150` }], options.dhcpExtra ?? {})],
+    subnets: [
+      options.minimalSubnet
+        ? { subnet: `${options.prefix}.0/24`, ranges: [{ start: `${options.prefix}.100`, end: `${options.prefix}.150` }] }
+        : subnet(`${options.prefix}.0/24`, [{ start: `${options.prefix}.100`, end: `${options.prefix}.150` }], options.dhcpExtra ?? {}),
+    ],
   });
   // Settings changes restart the servers they concern; wait until both settled.
   const deadline = Date.now() + 30_000;

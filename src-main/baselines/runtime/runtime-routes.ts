@@ -121,7 +121,7 @@ export function runtimeAdminRoutes(runtime: BaselineRuntimeService): FastifyPlug
       '/hosts/:id/inventory',
       {
         config: { access: 'viewer' },
-        schema: { tags: ['hosts'], summary: 'The last hardware inventory the host posted from its baseline (summary and the document as posted)', params: IdParams, response: { 200: Ok(HostInventorySchema) } },
+        schema: { tags: ['hosts'], summary: 'The last hardware inventory the host posted from its baseline (summary and the document as posted); null until it reports one', params: IdParams, response: { 200: Ok(Type.Union([HostInventorySchema, Type.Null()])) } },
       },
       async (request) => ({ success: true as const, data: runtime.inventoryOf(request.params.id) }),
     );

@@ -155,12 +155,10 @@ export class BaselineRuntimeService {
     return this.inventories.save(row.host_id, data, bytes, ip);
   }
 
-  /** GET /hosts/{id}/inventory: 404 for an unknown host or one that never reported. */
-  inventoryOf(hostId: number): HostInventory {
+  /** GET /hosts/{id}/inventory: 404 for an unknown host; null for one that never reported (not an error: most have not yet). */
+  inventoryOf(hostId: number): HostInventory | null {
     if (!this.deps.hosts.get(hostId)) throw notFound('host', hostId);
-    const inventory = this.inventories.get(hostId);
-    if (!inventory) throw new AppError('NOT_FOUND', `host ${hostId} has not reported a hardware inventory yet (its baseline runs the "Hardware inventory report" script)`);
-    return inventory;
+    return this.inventories.get(hostId) ?? null;
   }
 
   /** A label for the runner's first comment line: host id and name, never the token. */

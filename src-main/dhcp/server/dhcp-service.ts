@@ -113,6 +113,8 @@ export class DhcpService implements ManagedService {
   private sweepTimer: NodeJS.Timeout | null = null;
   private bound: string[] = [];
   private networkKey = '';
+  /** The next start is a rebind for a network change: serve first, probe while serving. */
+  private rebindingForNetwork = false;
   /** Whether each interface had a link at the last look (false → true: probe it). */
   private readonly linkUp = new Map<string, boolean>();
   private domainCache: { value: string | null; at: number } = { value: null, at: 0 };
@@ -189,11 +191,21 @@ export class DhcpService implements ManagedService {
       }
       plans.push({ name: iface.name, mode: iface.mode as Exclude<DhcpMode, 'off'>, address: chosen.address });
     }
-    // The rogue-DHCP guard: before the sockets open (so our own server cannot answer), probe the server-mode interfaces.
-    const { blocked, verdicts } = await this.guard.check(plans.filter((p) => p.mode === 'server'));
-    const refusals = verdicts.filter((v) => blocked.has(v.interface)).map((v) => v.message);
-    for (const message of refusals) this.log.warn(`dhcp: ${message}`);
-    plans.splice(0, plans.length, ...plans.filter((p) => !blocked.has(p.name)));
+    // The rogue-DHCP guard: before the sockets open (so our own server cannot answer), probe the server-mode
+    // interfaces. A rebind for a network change (an address came with a link) must serve at once: it keeps
+    // the last verdicts' blocks and probes the interfaces once they are served (docs/dhcp.md, "On link-up").
+    const probeFirst = !this.rebindingForNetwork;
+    this.rebindingForNetwork = false;
+    let refusals: string[] = [];
+    if (probeFirst) {
+      const { blocked, verdicts } = await this.guard.check(plans.filter((p) => p.mode === 'server'));
+      refusals = verdicts.filter((v) => blocked.has(v.interface)).map((v) => v.message);
+      for (const message of refusals) this.log.warn(`dhcp: ${message}`);
+      plans.splice(0, plans.length, ...plans.filter((p) => !blocked.has(p.name)));
+    } else {
+      const blocked = this.guard.blockedNow();
+      plans.splice(0, plans.length, ...plans.filter((p) => !blocked.has(p.name)));
+    }
     // Every interface with an address refused (a foreign server answers on each): failed, naming them. Interfaces
     // still waiting for an address are not refusals: with none planned at all the service runs and waits.
     if (plans.length === 0 && refusals.length > 0) throw new Error(refusals.join(' '));
@@ -216,6 +228,9 @@ export class DhcpService implements ManagedService {
     this.bound = [`udp 0.0.0.0:${ports.server}`, `udp 0.0.0.0:${ports.pxe}`, ...plans.flatMap((p) => [`udp ${p.address}:${ports.server} (${p.name}, ${p.mode})`, `udp ${p.address}:${ports.pxe} (${p.name})`])];
     this.sweepTimer = setInterval(() => this.sweep(), this.options.sweepMs ?? SWEEP_MS);
     this.sweepTimer.unref();
+    if (!probeFirst && this.serverPlans().length > 0) {
+      this.guard.recheck(this.serverPlans()).catch((err: unknown) => this.log.warn(`dhcp: rogue-DHCP probe after a network change failed: ${errorMessage(err)}`));
+    }
     const recheckMs = this.options.recheckMs ?? RECHECK_MS;
     if (recheckMs > 0) {
       this.recheckTimer = setInterval(() => void this.guard.recheck(this.serverPlans()), recheckMs);
@@ -420,6 +435,7 @@ export class DhcpService implements ManagedService {
     if (key === this.networkKey) return;
     this.networkKey = key;
     this.log.info('dhcp: the served interfaces changed; rebinding');
+    this.rebindingForNetwork = true;
     this.deps.services.reload(this.name).catch((err: unknown) => this.log.error(`dhcp reload failed: ${errorMessage(err)}`));
   }
 

@@ -97,6 +97,11 @@ export class RogueGuard {
     return { blocked: new Set(verdicts.filter((v) => v.state === 'blocked').map((v) => v.interface)), verdicts };
   }
 
+  /** The interfaces the last check blocked (a rebind for a network change keeps them blocked without probing again). */
+  blockedNow(): Set<string> {
+    return new Set(this.verdicts.filter((v) => v.state === 'blocked').map((v) => v.interface));
+  }
+
   /** Forgets an interface's clear probe, so the next start probes it again (its link went down and up: maybe another network). */
   forget(interfaceName: string): void {
     this.clearAt.delete(interfaceName);

@@ -325,13 +325,13 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
   it('pings 127.0.0.1 live from /diagnostics (a fetch-streamed POST), and Stop ends a run on the server', async () => {
     await open('/diagnostics');
     await page.getByLabel('Target', { exact: false }).first().fill('127.0.0.1');
-    await page.getByLabel('Count').fill('2');
+    await page.getByLabel('Count', { exact: true }).fill('2');
     await page.getByRole('button', { name: 'Run ping' }).click();
     await expect.poll(() => page.getByRole('status', { name: 'Summary' }).textContent(), { timeout: 15_000 }).toContain('2 sent, 2 received, 0% loss');
     await expect(page.getByRole('table', { name: 'Results' }).getByRole('row').count()).resolves.toBe(3);
     await shot('diagnostics-ping-done');
     // A long run: stop it after its first reply; the server kills ping and frees the slot.
-    await page.getByLabel('Count').fill('20');
+    await page.getByLabel('Count', { exact: true }).fill('20');
     await page.getByRole('button', { name: 'Run ping' }).click();
     await page.getByRole('table', { name: 'Results' }).getByRole('cell', { name: '1', exact: true }).waitFor({ timeout: 15_000 });
     expect(test.core.area('diagnostics').active).toBe(1);

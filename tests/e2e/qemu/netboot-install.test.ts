@@ -70,8 +70,9 @@ async function anonymous(url: string): Promise<{ status: number; text: string }>
 
 describe.skipIf(skip)('an unattended Debian install task on a real PXE client (QEMU)', () => {
   beforeAll(async () => {
-    // The installer runs unattended only with a router and a DNS server from DHCP.
-    pxe = await startPxeLab({ prefix: '10.93.1', dhcpExtra: { router: '10.93.1.1', dns_servers: ['10.93.1.1'], domain_name: 'lab.test' } });
+    // The installer runs unattended only with a router and a DNS server from DHCP: the subnet is
+    // the quickstart's (only subnet and ranges), so both are this server by default (docs/dhcp.md).
+    pxe = await startPxeLab({ prefix: '10.93.1', minimalSubnet: true });
     ({ lan, server, work } = pxe);
     // Debian 12 as a local entry: the package's installer where the catalog looks for local files.
     await installDebianLocally(path.join(work, 'data'));

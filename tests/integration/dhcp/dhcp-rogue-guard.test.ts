@@ -171,3 +171,60 @@ describe.skipIf(skip)('rogue-DHCP guard beside dnsmasq', () => {
     expect(guard.sightings).toEqual(expect.arrayContaining([expect.objectContaining({ interface: 'eth0', server_id: '192.168.88.77', how: 'client_request', client_mac: mac })]));
   }, 60_000);
 });
+
+/*
+ * A cable that gets its link after the start (docs/dhcp.md, "On link-up"):
+ * the interface is served at once, and probed again while served; the
+ * foreign server at the other end shows as a sighting and an event.
+ *
+ *   srv [Bootwright, eth0 10.77.0.2] ── veth ── lan [dnsmasq 10.77.0.1] (down until the test plugs it in)
+ */
+describe.skipIf(skip)('rogue-DHCP guard on link-up', () => {
+  let lab: NetLab;
+  let server: NetnsServer;
+  let lanServer: Netns;
+  let dnsmasq: ChildProcess;
+  let work: { dir: string; remove: () => Promise<void> };
+
+  beforeAll(async () => {
+    work = await tempDir('bw-dhcp-rogue-link-');
+    lab = await NetLab.create();
+    const srv = await lab.namespace('srv');
+    lanServer = await lab.namespace('lan');
+    await lab.link(srv, 'eth0', '10.77.0.2/24', lanServer, 'eth0', '10.77.0.1/24');
+    await lanServer.ip('link', 'set', 'eth0', 'down');
+    const api = await lab.rootLink(srv, 'api0');
+    server = new NetnsServer(srv, path.join(work.dir, 'data'), api.address);
+    await server.start();
+    await server.must('PUT', '/services/dhcp', {
+      interfaces: [{ name: 'eth0', mode: 'server' }],
+      subnets: [subnet('10.77.0.0/24', [{ start: '10.77.0.100', end: '10.77.0.199' }])],
+      rogue_probe_timeout_ms: PROBE_MS,
+    });
+    // --no-ping: it offers at once (the probe listens PROBE_MS).
+    dnsmasq = lanServer.spawn('dnsmasq', ['--no-daemon', '--port=0', '--interface=eth0', '--no-ping', '--dhcp-range=10.77.0.50,10.77.0.60,1h', `--dhcp-leasefile=${path.join(work.dir, 'dnsmasq.leases')}`, '--log-dhcp']);
+    await waitForOutput(dnsmasq, /DHCP, IP range/);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop().catch(() => undefined);
+    await lab?.destroy();
+    await work?.remove();
+  });
+
+  it('serves the link-down interface from the start, and probes it again when the link comes up: dnsmasq is sighted, the interface stays served', async () => {
+    const before = await server.must<GuardView>('GET', '/dhcp/guard');
+    expect(before.interfaces).toEqual([expect.objectContaining({ interface: 'eth0', state: 'clear' })]);
+    expect(before.sightings).toEqual([]);
+    await lanServer.ip('link', 'set', 'eth0', 'up');
+    let sightings: GuardView['sightings'] = [];
+    for (let i = 0; i < 100 && sightings.length === 0; i += 1) {
+      sightings = (await server.must<GuardView>('GET', '/dhcp/guard')).sightings;
+      if (sightings.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(sightings).toEqual([expect.objectContaining({ interface: 'eth0', server_id: '10.77.0.1', how: 'probe' })]);
+    const events = await server.must<EventView[]>('GET', '/events?kind=dhcp.foreign_server');
+    expect(events.some((event) => event.detail.how === 'probe' && event.detail.server_id === '10.77.0.1')).toBe(true);
+    expect((await server.must<ServiceView[]>('GET', '/services')).find((s) => s.name === 'dhcp')?.state).toBe('running');
+  }, 60_000);
+});

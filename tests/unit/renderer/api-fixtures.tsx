@@ -50,6 +50,7 @@ export const API_FIXTURES: Record<string, Route> = {
   'GET /api/v1/hosts': () => okList([HOST]),
   'GET /api/v1/hosts/1': () => ok(HOST),
   'GET /api/v1/hosts/1/timeline': () => ok({ mac: HOST.mac, host_id: 1, boots: [] }),
+  'GET /api/v1/hosts/1/inventory': () => ok(null),
   'GET /api/v1/hosts/booting-now': () => okList([]),
   'GET /api/v1/hosts/1/boot-config': () => ok({ host_id: 1, mac: HOST.mac, action: 'menu', reason: 'global_default', reason_text: 'no profile', profile: null, script: '#!ipxe\nmenu\n', render_error: null, files: [], entry_url: 'http://x/boot/ipxe/entry.ipxe', script_url: 'http://x/boot/ipxe/boot.ipxe', client_ip: null, servers: [] }),
   'GET /api/v1/profiles': () => okList([PROFILE]),

@@ -64,8 +64,8 @@ describe('the host page\'s Post-install panel', () => {
 });
 
 describe('the host page\'s Hardware inventory panel', () => {
-  it('says when the host never reported one (the API answers 404)', async () => {
-    renderApp('/hosts/1', routes([]));
+  it('says when the host never reported one (the API answers null)', async () => {
+    renderApp('/hosts/1', { ...routes([]), 'GET /api/v1/hosts/1/inventory': () => ok(null) });
     expect(await screen.findByText(/No inventory reported/)).toBeTruthy();
   });
 

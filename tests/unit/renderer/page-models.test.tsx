@@ -245,8 +245,8 @@ describe('dashboard', () => {
 describe('live events', () => {
   it('knows which cached reads an event makes stale', () => {
     expect(keysFor('service.started')).toEqual([['services'], ['status'], ['dhcp', 'guard']]);
-    expect(keysFor('dhcp.foreign_server')).toEqual([['dhcp', 'guard']]);
-    expect(keysFor('dhcp.lease.granted')).toEqual([['leases']]);
+    expect(keysFor('dhcp.foreign_server')).toEqual([['dhcp', 'guard'], ['boot-timeline']]);
+    expect(keysFor('dhcp.lease.granted')).toEqual([['leases'], ['boot-timeline']]);
     expect(keysFor('dns.record.deleted')).toEqual([['dns', 'records']]);
     expect(keysFor('auth.login')).toEqual([]);
   });
@@ -260,7 +260,7 @@ describe('live events', () => {
     invalidator.eventArrived('service.stopped');
     expect(invalidate).not.toHaveBeenCalled();
     vi.advanceTimersByTime(500);
-    expect(invalidate.mock.calls.map(([filters]) => filters?.queryKey)).toEqual([['leases'], ['services'], ['status'], ['dhcp', 'guard']]);
+    expect(invalidate.mock.calls.map(([filters]) => filters?.queryKey)).toEqual([['leases'], ['boot-timeline'], ['services'], ['status'], ['dhcp', 'guard']]);
     invalidator.dispose();
   });
 

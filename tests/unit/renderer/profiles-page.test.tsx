@@ -85,7 +85,7 @@ describe('Profiles', () => {
     });
   });
 
-  it('shows the warnings a save answers (a kernel missing from the boot root)', async () => {
+  it('shows the warnings a save answers (a kernel missing from the boot root) on the new profile\'s page until dismissed', async () => {
     const warning = 'linux.kernel: debian/linux does not exist in the boot root (/data/boot); machines booting this profile will fail to fetch it';
     renderApp('/profiles/new', {
       ...routes,
@@ -95,8 +95,12 @@ describe('Profiles', () => {
     });
     fireEvent.change(await screen.findByLabelText(/^Name/), { target: { value: 'Missing kernel' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create profile' }));
-    expect(await screen.findByText('Profile Missing kernel names files the boot root does not have')).toBeTruthy();
+    expect(await screen.findByText('Saved, but the boot root lacks files this profile names')).toBeTruthy();
     expect(screen.getByText(warning)).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Missing kernel' });
+    expect(screen.getByText(warning)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(warning)).toBeNull();
   });
 
   it('shows the settings of the chosen boot type', async () => {

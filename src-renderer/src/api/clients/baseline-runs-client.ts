@@ -13,8 +13,8 @@ export function baselineRunsClient(client: ApiClient) {
       list: (params: ListParams & { host_id?: number; task_id?: number } = {}): Promise<ListResult<BaselineRun>> => client.list(withQuery('/baselines/runs', params)),
       get: (id: number): Promise<BaselineRun> => client.get(`/baselines/runs/${segment(id)}`),
     },
-    /** The host's last hardware inventory (404 when it never reported one). */
-    inventory: (hostId: number): Promise<HostInventory> => client.get(`/hosts/${segment(hostId)}/inventory`),
+    /** The host's last hardware inventory (null when it never reported one). */
+    inventory: (hostId: number): Promise<HostInventory | null> => client.get(`/hosts/${segment(hostId)}/inventory`),
     tokens: {
       list: (params: ListParams & { host_id?: number; task_id?: number } = {}): Promise<ListResult<BaselineToken>> => client.list(withQuery('/baselines/tokens', params)),
       /** The secret and runner URLs are in this answer only. */

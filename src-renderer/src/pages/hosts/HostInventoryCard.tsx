@@ -1,7 +1,6 @@
 import { Anchor, Card, Code, Stack, Table, Text, Title } from '@mantine/core';
 import type { HostInventory } from '@contracts/baselines';
 import { useState } from 'react';
-import { ApiError } from '../../api/api-error.js';
 import { Dim } from '../../components/Dim.js';
 import { EmptyState, QueryState } from '../../components/QueryState.js';
 import { formatBytes, formatDateTime } from '../../format.js';
@@ -13,15 +12,10 @@ const dash = (value: string | null) => value ?? '—';
 /**
  * The host's last hardware inventory (GET /hosts/{id}/inventory): what its
  * baseline's "Hardware inventory report" script posted with the runtime
- * token. A host that never reported has none (the API answers 404).
+ * token. A host that never reported has none (the API answers null).
  */
 export function HostInventoryCard({ hostId }: { hostId: number }) {
-  const query = useApiQuery([...keys.baselineRuns, 'inventory', hostId], (api) =>
-    api.baselineRuns.inventory(hostId).catch((err: unknown) => {
-      if (err instanceof ApiError && err.status === 404) return null;
-      throw err;
-    }),
-  );
+  const query = useApiQuery([...keys.baselineRuns, 'inventory', hostId], (api) => api.baselineRuns.inventory(hostId));
   const [raw, setRaw] = useState(false);
   return (
     <Card withBorder component="section" aria-labelledby="host-inventory-title">

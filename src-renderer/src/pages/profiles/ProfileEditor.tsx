@@ -2,13 +2,12 @@ import { ActionIcon, Alert, Button, Card, Group, Select, Stack, TagsInput, Text,
 import { useForm } from '@mantine/form';
 import { BOOT_TYPES, type Profile, type ProfileWrite } from '@contracts/profiles';
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { isApiError } from '../../api/api-error.js';
 import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { fieldPath } from '../../components/form-errors.js';
 import { SaveButtons } from '../../components/kit/index.js';
-import { notifyWarnings } from '../../components/notify.js';
 import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { BOOT_TYPE_LABELS } from './boot-type-labels.js';
@@ -21,6 +20,10 @@ export function ProfileEditor({ profile }: { profile: Profile | null }) {
   const navigate = useNavigate();
   const confirm = useConfirm();
   const [formError, setFormError] = useState<string | null>(null);
+  // A save's warnings (files the boot root lacks) stay on the page until dismissed or the next save; a create
+  // hands them to the new profile's page through the navigation state.
+  const location = useLocation();
+  const [fileWarnings, setFileWarnings] = useState<string[]>(() => warningsFrom(location.state));
   const form = useForm<ProfileForm>({ initialValues: profileToForm(profile) });
 
   useEffect(() => {
@@ -37,7 +40,7 @@ export function ProfileEditor({ profile }: { profile: Profile | null }) {
       invalidate: [keys.profiles, keys.hosts],
       notifyErrors: false,
       success: (saved) => (profile ? `Profile ${saved.name} saved (script version ${saved.script_version}).` : `Profile ${saved.name} created.`),
-      onSuccess: (saved) => notifyWarnings(`Profile ${saved.name} names files the boot root does not have`, saved.warnings),
+      onSuccess: (saved) => setFileWarnings(saved.warnings ?? []),
     },
   );
   const remove = useApiAction((api, target: Profile) => api.profiles.remove(target.id), {
@@ -60,7 +63,7 @@ export function ProfileEditor({ profile }: { profile: Profile | null }) {
         const next = profileToForm(saved);
         form.setValues(next);
         form.resetDirty(next);
-        if (!profile) void navigate(`/profiles/${saved.id}`, { replace: true });
+        if (!profile) void navigate(`/profiles/${saved.id}`, { replace: true, state: { fileWarnings: saved.warnings ?? [] } });
       },
       onError: (error) => {
         if (!isApiError(error) || error.details.length === 0) return setFormError(error.message);
@@ -81,6 +84,17 @@ export function ProfileEditor({ profile }: { profile: Profile | null }) {
   return (
     <form onSubmit={form.onSubmit(submit)} aria-label={profile ? `Profile ${profile.name}` : 'New profile'}>
       <Stack gap="md">
+        {fileWarnings.length > 0 && (
+          <Alert color="orange" role="alert" title="Saved, but the boot root lacks files this profile names" withCloseButton closeButtonLabel="Dismiss" onClose={() => setFileWarnings([])}>
+            <Stack gap={2}>
+              {fileWarnings.map((warning) => (
+                <Text key={warning} size="sm">
+                  {warning}
+                </Text>
+              ))}
+            </Stack>
+          </Alert>
+        )}
         {formError && (
           <Alert color="red" role="alert" title="Not saved">
             {formError}
@@ -176,4 +190,11 @@ export function ProfileEditor({ profile }: { profile: Profile | null }) {
       </Stack>
     </form>
   );
+}
+
+/** The warnings a create handed over in the navigation state (anything else: none). */
+function warningsFrom(state: unknown): string[] {
+  if (typeof state !== 'object' || state === null || !('fileWarnings' in state)) return [];
+  const warnings = (state as { fileWarnings: unknown }).fileWarnings;
+  return Array.isArray(warnings) ? warnings.filter((warning): warning is string => typeof warning === 'string') : [];
 }
