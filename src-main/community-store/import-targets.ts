@@ -13,6 +13,7 @@ import { OsFamilySchema, ScriptCreateSchema, ScriptVariablesSchema, type Script,
 import { STORE_ITEM_ID_PATTERN, type StoreItemType } from './community-store-contract.js';
 import { schemaErrors } from './item-format.js';
 import { MAX_TEMPLATE_CHARS } from '../templates/templates-contract.js';
+import { baselineAsWrite } from '../baselines/baseline-write.js';
 
 /*
  * What an import does per item type (docs/store.md, "Import"): the payload's
@@ -160,17 +161,7 @@ export function baselineTarget(baselines: BaselinesFacade): ImportTarget<StoreBa
     snapshot: (id) => structuredClone(baselines.get(id)),
     overwrite: async (id, payload, note, scripts) => ref(await baselines.update(id, body(payload, scripts, true), note.author)),
     restore: async (id, snapshot, note) => {
-      const before = snapshot as Baseline;
-      await baselines.update(
-        id,
-        {
-          name: before.name,
-          description: before.description,
-          os_family: before.os_family,
-          scripts: before.scripts.map((step) => ({ script_id: step.script_id, variables: step.variables, continue_on_error: step.continue_on_error, timeout_seconds: step.timeout_seconds })),
-        },
-        note.author,
-      );
+      await baselines.update(id, baselineAsWrite(snapshot as Baseline), note.author);
     },
     remove: async (id) => {
       await baselines.remove(id);

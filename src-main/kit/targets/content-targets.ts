@@ -15,6 +15,7 @@ import { literalUnion } from '../../core/http-kit/common-contract.js';
 import { MAX_TEMPLATE_CHARS } from '../../templates/templates-contract.js';
 import { SealedSchema } from '../kit-file.js';
 import { byName, checkShape, openSecret, refOf, type KitTarget, type RefResolver } from '../kit-target.js';
+import { baselineAsWrite } from '../../baselines/baseline-write.js';
 
 /*
  * Scripts, answer templates, profiles and baselines in a kit (docs/kit.md,
@@ -396,18 +397,7 @@ export function baselinesTarget(baselines: BaselinesFacade, hosts: Pick<HostServ
     overwrite: async (id, item, refs, note) => refOf(await baselines.update(id, body(item, refs, true), note.author)),
     snapshot: (id) => structuredClone(require(id)),
     restore: async (id, snapshot, note) => {
-      const before = snapshot as Baseline;
-      await baselines.update(
-        id,
-        {
-          name: before.name,
-          description: before.description,
-          os_family: before.os_family,
-          assign: before.assign,
-          scripts: before.scripts.map((step) => ({ script_id: step.script_id, variables: step.variables, continue_on_error: step.continue_on_error, timeout_seconds: step.timeout_seconds })),
-        },
-        note.author,
-      );
+      await baselines.update(id, baselineAsWrite(snapshot as Baseline), note.author);
     },
     remove: async (id) => {
       await baselines.remove(id);
