@@ -63,6 +63,8 @@ const PAGES = [
   ['scripts', '/scripts'],
   ['baselines', '/baselines'],
   ['store', '/store'],
+  ['kit', '/kit'],
+  ['setup', '/setup'],
 ] as const;
 
 const missingBrowser = !existsSync(CHROMIUM) && !process.env.CI;
@@ -431,7 +433,7 @@ describe.skipIf(missingBrowser)('web UI in a browser', () => {
     await expect(nav.getByRole('link', { name: 'Audit log' }).count()).resolves.toBe(0);
     await expect(nav.getByRole('link', { name: 'Users & API tokens' }).count()).resolves.toBe(0);
     const viewerPages = [
-      ...PAGES.filter(([name]) => !name.startsWith('users') && name !== 'audit' && name !== 'diagnostics'),
+      ...PAGES.filter(([name]) => !name.startsWith('users') && name !== 'audit' && name !== 'diagnostics' && name !== 'kit' && name !== 'setup'),
       ['host', `/hosts/${hostId}`],
       ['profile-detail', `/profiles/${profileId}`],
       ['netboot-template', `/netboot/templates/${templateId}`],

@@ -119,8 +119,8 @@ export function StorePage() {
               {items.map((item) => (
                 <Table.Tr key={`${item.source}/${item.type}/${item.id}`}>
                   <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Anchor component="button" type="button" size="sm" fw={500} aria-label={`Details of ${item.name}`} onClick={() => setOpen(item)}>
+                    <Group gap={4} wrap="wrap">
+                      <Anchor component="button" type="button" size="sm" fw={500} ta="left" aria-label={`Details of ${item.name}`} onClick={() => setOpen(item)}>
                         {item.name}
                       </Anchor>
                       <InstalledBadge item={item} />
