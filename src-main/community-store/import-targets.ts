@@ -7,6 +7,7 @@ import type { NetbootFacade } from '../netboot/index.js';
 import { ANSWER_KINDS, OverlayFieldsSchema, VariablesSchema, type AnswerTemplate, type AnswerTemplateWrite, type OverlayFields } from '../netboot/netboot-contract.js';
 import type { OverlayStore } from '../netboot/catalog/overlays.js';
 import type { Profile, ProfileInput, ProfileService } from '../profiles/index.js';
+import { profileAsInput } from '../profiles/profile-write.js';
 import { BootTypeSchema, ProfileNameSchema, ProfileWriteSchema } from '../profiles/profiles-contract.js';
 import type { ScriptsFacade } from '../scripts/scripts-facade.js';
 import { OsFamilySchema, ScriptCreateSchema, ScriptVariablesSchema, type Script, type ScriptCreate } from '../scripts/scripts-contract.js';
@@ -228,27 +229,11 @@ export function profileTarget(profiles: ProfileService): ImportTarget<ProfileInp
     snapshot: (id) => structuredClone(profiles.get(id)),
     overwrite: async (id, payload, note) => ref(await profiles.update(id, payload, note)),
     restore: async (id, snapshot, note) => {
-      await profiles.update(id, profileInputOf(snapshot as Profile), note);
+      await profiles.update(id, profileAsInput(snapshot as Profile), note);
     },
     remove: async (id) => {
       await profiles.remove(id);
     },
-  };
-}
-
-/** The update input that puts a profile back as it was. */
-function profileInputOf(before: Profile): ProfileInput {
-  return {
-    name: before.name,
-    boot_type: before.boot_type,
-    description: before.description,
-    variables: before.variables,
-    default_for_groups: before.default_for_groups,
-    ...(before.boot_type === 'ipxe_script' ? { script: before.script } : {}),
-    ...(before.linux ? { linux: before.linux } : {}),
-    ...(before.chain ? { chain: before.chain } : {}),
-    ...(before.sanboot ? { sanboot: before.sanboot } : {}),
-    ...(before.menu ? { menu: { ...before.menu, default_entry: before.menu.default_entry } } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import type { HostService } from '../../hosts/index.js';
 import type { NetbootFacade } from '../../netboot/index.js';
 import { ANSWER_KINDS, NETBOOT_VARIABLE_PATTERN, VariablesSchema as AnswerVariablesSchema, type AnswerTemplate } from '../../netboot/netboot-contract.js';
 import type { Profile, ProfileInput, ProfileService } from '../../profiles/index.js';
+import { profileAsInput } from '../../profiles/profile-write.js';
 import { ProfileFieldSchemas, ProfileNameSchema, BootTypeSchema } from '../../profiles/profiles-contract.js';
 import type { ScriptsFacade } from '../../scripts/scripts-facade.js';
 import { OsFamilySchema, ScriptCreateSchema, ScriptVariablesSchema, type Script, type ScriptCreate } from '../../scripts/scripts-contract.js';
@@ -266,23 +267,7 @@ export function profilesTarget(profiles: ProfileService): KitTarget<ProfileItem>
     overwrite: async (id, item, refs, note) => refOf(await profiles.update(id, strictInput(item, refs), note)),
     snapshot: (id) => structuredClone(profiles.require(id)),
     restore: async (id, snapshot, note) => {
-      const before = snapshot as Profile;
-      await profiles.update(
-        id,
-        {
-          name: before.name,
-          boot_type: before.boot_type,
-          description: before.description,
-          variables: before.variables,
-          default_for_groups: before.default_for_groups,
-          ...(before.boot_type === 'ipxe_script' ? { script: before.script } : {}),
-          ...(before.linux ? { linux: before.linux } : {}),
-          ...(before.chain ? { chain: before.chain } : {}),
-          ...(before.sanboot ? { sanboot: before.sanboot } : {}),
-          ...(before.menu ? { menu: before.menu } : {}),
-        },
-        note,
-      );
+      await profiles.update(id, profileAsInput(snapshot as Profile), note);
     },
     remove: async (id) => {
       await profiles.remove(id);
