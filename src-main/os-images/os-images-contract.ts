@@ -112,7 +112,7 @@ export type Detection = Static<typeof DetectionSchema>;
 
 export const ExtractionSchema = Type.Object({
   mode: literalUnion(EXTRACT_MODES),
-  /** Where the files are, relative to the boot root (e.g. images/debian-12/). */
+  /** Where the files are, relative to the boot root (images/<slug>/). */
   boot_path: Type.String(),
   files: Type.Integer(),
   bytes: Type.Number(),
@@ -121,7 +121,7 @@ export const ExtractionSchema = Type.Object({
 export type Extraction = Static<typeof ExtractionSchema>;
 
 export const MountSchema = Type.Object({
-  /** The URL path the content is served under: /boot/images/<slug>/ (and TFTP images/<slug>/). */
+  /** The URL path the content is served under: /boot/iso/<slug>/ (TFTP iso/<slug>/); the ISO file itself is /boot/iso/<slug>.iso. */
   url_path: Type.String(),
   since: Timestamp,
 });

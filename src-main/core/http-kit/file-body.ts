@@ -1,0 +1,40 @@
+import type { Readable } from 'node:stream';
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+
+/**
+ * File uploads as request bodies, for the routes that take a whole file
+ * (POST /os-images/upload, POST /files/upload): a raw body
+ * (application/octet-stream, what curl --data-binary and resumable clients
+ * send) or multipart/form-data with one file part (what a browser form
+ * sends). Either way the route gets a stream, never a buffered body, and
+ * hands it to core/upload/receive-file.ts.
+ *
+ * Register once in the encapsulated scope of the upload routes, so the rest
+ * of the API keeps its JSON-only body rule.
+ */
+export async function registerFileBody(scope: FastifyInstance, maxBytes: number): Promise<void> {
+  scope.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+  await scope.register(fastifyMultipart, { limits: { files: 1, fileSize: maxBytes, fields: 8, fieldSize: 4096, parts: 10 } });
+}
+
+export interface FileBody {
+  stream: Readable;
+  /** The multipart part's file name; null for a raw body (the query names the file). */
+  fileName: string | null;
+}
+
+/** The request's file: the raw body stream or the (first) multipart file part. */
+export async function fileBodyOf(request: FastifyRequest): Promise<FileBody> {
+  if (request.isMultipart()) {
+    const part = await request.file();
+    if (!part) throw new AppError('BAD_REQUEST', 'the multipart body has no file part');
+    return { stream: part.file, fileName: part.filename || null };
+  }
+  const body = request.body as Readable | undefined;
+  if (!body || typeof body.pipe !== 'function') {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the file as application/octet-stream or multipart/form-data');
+  }
+  return { stream: body, fileName: null };
+}

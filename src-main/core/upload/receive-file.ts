@@ -1,0 +1,191 @@
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { link, mkdir, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileSystemSpace } from '../../metrics/disk-usage.js';
+import { AppError } from '../errors.js';
+
+/**
+ * Receiving a file from a request body onto disk: the one way uploads are
+ * written (OS images, /files). The bytes stream to a partial file while
+ * SHA-256 is computed on the way, so memory stays flat for any size; the
+ * file becomes visible under its final name only when it is complete (a
+ * rename or a no-clobber link), so a half-written upload is never mistaken
+ * for a finished one. On failure the partial file is removed, unless the
+ * caller keeps it to resume (raw uploads with an upload id).
+ */
+
+export interface ReceiveFileOptions {
+  /** The request body (or a multipart file part). */
+  source: Readable;
+  /** Where the finished file goes (absolute). */
+  finalPath: string;
+  /** Where bytes go until the file is complete (absolute, same file system as finalPath). */
+  partialPath: string;
+  /** Replace an existing file at finalPath; else CONFLICT. */
+  overwrite: boolean;
+  /** Refuse (PAYLOAD_TOO_LARGE) as soon as more bytes than this arrive. */
+  maxBytes: number;
+  /** The whole file's size when the client said it: checked against free space first, and against what arrived. */
+  expectedSize?: number;
+  /** SHA-256 (hex) the finished file must have; else VALIDATION_FAILED and the file is removed. */
+  expectedSha256?: string;
+  /**
+   * Resume: bytes already in partialPath from an earlier attempt. They are
+   * read back through the hash first; the partial file must hold exactly
+   * this many bytes (else CONFLICT with the actual count).
+   */
+  resumeFrom?: number;
+  /** Keep partialPath when the body breaks off (resumable uploads); default false: remove it. */
+  keepPartialOnFailure?: boolean;
+  /** Called as bytes arrive (at most every `progressIntervalMs`) and once at the end. */
+  onProgress?: (received: number, total: number | null) => void;
+  progressIntervalMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface ReceivedFile {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+/** Bytes kept free beyond the upload itself, so an upload never fills the disk to the last block. */
+export const FREE_SPACE_RESERVE_BYTES = 256 * 1024 * 1024;
+
+/** Refuses (413, with the numbers) an upload of `bytes` into `dir` when the file system cannot hold it and a reserve. */
+export async function requireFreeSpace(dir: string, bytes: number): Promise<void> {
+  const space = await fileSystemSpace(dir);
+  if (!space) return;
+  if (bytes + FREE_SPACE_RESERVE_BYTES > space.free) {
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `not enough free space in ${dir}: the file needs ${bytes} bytes, ${space.free} are free (${FREE_SPACE_RESERVE_BYTES} are kept in reserve)`,
+      { details: [{ field: 'size', message: `${space.free} bytes free` }] },
+    );
+  }
+}
+
+/** Counts, hashes and limits the bytes flowing through. */
+class Meter extends Transform {
+  received: number;
+  private lastReport = 0;
+
+  constructor(
+    private readonly hash: Hash,
+    start: number,
+    private readonly limit: number,
+    private readonly report: ((received: number) => void) | undefined,
+    private readonly intervalMs: number,
+  ) {
+    super();
+    this.received = start;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.received += chunk.length;
+    if (this.received > this.limit) {
+      done(new AppError('PAYLOAD_TOO_LARGE', `the upload exceeds ${this.limit} bytes`));
+      return;
+    }
+    this.hash.update(chunk);
+    const now = Date.now();
+    if (this.report && now - this.lastReport >= this.intervalMs) {
+      this.lastReport = now;
+      this.report(this.received);
+    }
+    done(null, chunk);
+  }
+}
+
+async function sizeOf(file: string): Promise<number | null> {
+  try {
+    return (await stat(file)).size;
+  } catch {
+    return null;
+  }
+}
+
+async function removeQuietly(file: string): Promise<void> {
+  await unlink(file).catch(() => undefined);
+}
+
+/** Hashes the first `bytes` of `file` (the part an earlier attempt received). */
+async function hashPrefix(hash: Hash, file: string, bytes: number): Promise<void> {
+  if (bytes === 0) return;
+  await pipeline(createReadStream(file, { start: 0, end: bytes - 1 }), async function* (chunks: AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) hash.update(chunk);
+  });
+}
+
+export async function receiveFile(options: ReceiveFileOptions): Promise<ReceivedFile> {
+  const { source, finalPath, partialPath } = options;
+  const resumeFrom = options.resumeFrom ?? 0;
+  const keepPartial = options.keepPartialOnFailure ?? false;
+  const total = options.expectedSize ?? null;
+
+  if (!options.overwrite && (await sizeOf(finalPath)) !== null) {
+    source.resume();
+    throw new AppError('CONFLICT', `${path.basename(finalPath)} already exists; send overwrite=true to replace it`);
+  }
+  if (total !== null && total > options.maxBytes) {
+    source.resume();
+    throw new AppError('PAYLOAD_TOO_LARGE', `the file is ${total} bytes; at most ${options.maxBytes} are accepted`);
+  }
+  await mkdir(path.dirname(partialPath), { recursive: true });
+  if (resumeFrom > 0) {
+    const have = (await sizeOf(partialPath)) ?? 0;
+    if (have !== resumeFrom) {
+      source.resume();
+      throw new AppError('CONFLICT', `the partial upload holds ${have} bytes, not ${resumeFrom}; resume from offset ${have}`, {
+        details: [{ field: 'offset', message: `resume from ${have}` }],
+      });
+    }
+  }
+  if (total !== null) await requireFreeSpace(path.dirname(partialPath), Math.max(0, total - resumeFrom));
+
+  const hash = createHash('sha256');
+  await hashPrefix(hash, partialPath, resumeFrom);
+  const meter = new Meter(hash, resumeFrom, options.maxBytes, options.onProgress ? (received) => options.onProgress?.(received, total) : undefined, options.progressIntervalMs ?? 500);
+  const sink = createWriteStream(partialPath, { flags: resumeFrom > 0 ? 'r+' : 'w', start: resumeFrom });
+  try {
+    await pipeline(source, meter, sink, options.signal ? { signal: options.signal } : {});
+    if (total !== null && meter.received !== total) {
+      throw new AppError('BAD_REQUEST', `the body ended after ${meter.received} of ${total} bytes`);
+    }
+    const sha256 = hash.digest('hex');
+    if (options.expectedSha256 && options.expectedSha256.toLowerCase() !== sha256) {
+      await removeQuietly(partialPath);
+      throw new AppError('VALIDATION_FAILED', `the file's SHA-256 is ${sha256}, not ${options.expectedSha256.toLowerCase()}`, {
+        details: [{ field: 'sha256', message: `received ${sha256}` }],
+      });
+    }
+    await publish(partialPath, finalPath, options.overwrite);
+    options.onProgress?.(meter.received, total);
+    return { path: finalPath, size: meter.received, sha256 };
+  } catch (error) {
+    // A broken body may be resumed; anything we refused (size, hash, conflict) starts over.
+    const resumable = keepPartial && !(error instanceof AppError);
+    if (!resumable) await removeQuietly(partialPath);
+    throw error;
+  }
+}
+
+/** Moves the finished partial file to its name; without overwrite, a file that appeared meanwhile is not replaced. */
+async function publish(partialPath: string, finalPath: string, overwrite: boolean): Promise<void> {
+  await mkdir(path.dirname(finalPath), { recursive: true });
+  if (overwrite) {
+    await rename(partialPath, finalPath);
+    return;
+  }
+  try {
+    await link(partialPath, finalPath);
+  } catch (error) {
+    await removeQuietly(partialPath);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new AppError('CONFLICT', `${path.basename(finalPath)} already exists; send overwrite=true to replace it`);
+    throw error;
+  }
+  await removeQuietly(partialPath);
+}
