@@ -40,7 +40,7 @@ export type ExtractMode = (typeof EXTRACT_MODES)[number];
 export const IMAGE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9 ._()+-]{0,127}$';
 /** File names of images (no path): what uploads and the images folder accept. */
 export const IMAGE_FILE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._+-]{0,199}$';
-/** The URL segment of a mounted image (/boot/images/<slug>/...). */
+/** The URL segment of a mounted image (/boot/iso/<slug>/... when mounted; images/<slug>/ in the boot root when extracted). */
 export const IMAGE_SLUG_PATTERN = '^[a-z0-9][a-z0-9._-]{0,63}$';
 /** An upload's id (the name of its partial file until it completes). */
 export const UPLOAD_ID_PATTERN = '^[a-f0-9]{32}$';
