@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import http from 'node:http';
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -172,6 +173,20 @@ describe.runIf(hasCurl)('POST /files/upload (curl)', () => {
     expect(res.json.error).toMatch(/free|at most/);
     await expect(stat(path.join(boot, 'huge.bin'))).rejects.toThrow();
     expect((await readdir(boot)).filter((name) => name.startsWith(PARTIAL_PREFIX))).toEqual([]);
+  });
+
+  it('a client that goes away mid-upload leaves neither the file nor a partial file', async () => {
+    const url = new URL(`${base}/api/v1/files/upload?root=boot&path=aborted.bin`);
+    const request = http.request({ host: url.hostname, port: url.port, method: 'POST', path: `${url.pathname}${url.search}`, headers: { authorization: who.operator.authorization, 'content-type': 'application/octet-stream', 'content-length': String(64 * 1024 * 1024) } });
+    request.on('error', () => undefined);
+    request.write(Buffer.alloc(1024 * 1024, 7));
+    const partials = async () => (await readdir(boot)).filter((name) => name.startsWith(PARTIAL_PREFIX));
+    for (let attempt = 0; attempt < 200 && (await partials()).length === 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await partials()).toHaveLength(1);
+    request.destroy();
+    for (let attempt = 0; attempt < 200 && (await partials()).length > 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await partials()).toEqual([]);
+    await expect(stat(path.join(boot, 'aborted.bin'))).rejects.toThrow();
   });
 
   it('a viewer may list but not upload or delete', async () => {
