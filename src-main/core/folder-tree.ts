@@ -92,11 +92,10 @@ export class FolderTree implements ReadOnlyTree {
       throw this.fsError(located.path, error);
     });
     for await (const entry of dir) {
-      if (!(entry.isFile() || entry.isDirectory() || entry.isSymbolicLink())) continue;
       const childPath = located.path === '' ? entry.name : `${located.path}/${entry.name}`;
       const childAbsolute = path.join(located.absolute, entry.name);
       const child = await lstat(childAbsolute, { bigint: true }).catch(() => null);
-      // Gone since the directory was read, or swapped for a special file: not part of the tree.
+      // Judged on lstat, not the directory entry's type (some file systems report none): special files and entries gone since are left out.
       if (!child || typeOf(child) === null) continue;
       nodes.push(await this.node(childPath, childAbsolute, child));
     }

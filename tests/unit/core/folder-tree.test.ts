@@ -40,8 +40,9 @@ beforeAll(async () => {
   await symlink('loop-a', path.join(root, 'loop-b'));
   await symlink('/dev/null', path.join(root, 'null'));
   execFileSync('mkfifo', [path.join(root, 'fifo')]);
-  socketServer = net.createServer();
-  await new Promise<void>((resolve) => socketServer!.listen(path.join(root, 'sock'), resolve));
+  const server = net.createServer();
+  socketServer = server;
+  await new Promise<void>((resolve) => server.listen(path.join(root, 'sock'), resolve));
   tree = await FolderTree.open(root);
 });
 
