@@ -9,6 +9,7 @@ import { dhcpArea } from '../dhcp/index.js';
 import { diagnosticsArea, type DiagnosticsOptions } from '../diagnostics/index.js';
 import { dnsArea } from '../dns/index.js';
 import { eventsArea } from '../events/index.js';
+import { filesArea, type FilesAreaOptions } from '../files/index.js';
 import { hostsArea } from '../hosts/index.js';
 import { kitArea, type KitAreaOptions } from '../kit/index.js';
 import { logsArea } from '../logs/index.js';
@@ -43,6 +44,8 @@ export interface AreaListOptions {
   power?: PowerAreaOptions;
   /** Netboot area seams (tests): the catalog file and the clock. */
   netboot?: NetbootAreaOptions;
+  /** Files area seams (tests; the lead wires the drop folder and the delete check of os-images). */
+  files?: FilesAreaOptions;
   /** Diagnostics seams (tests): run slots, wall-time cap, a wrapper that runs the tools in a namespace. */
   diagnostics?: DiagnosticsOptions;
   /** Baselines seams (tests): a scripts facade in place of the scripts area's. */
@@ -80,6 +83,7 @@ export function areaList(options: AreaListOptions = {}) {
     bootScriptsArea(),
     powerArea(options.power ?? {}),
     netbootArea(options.netboot ?? {}),
+    filesArea(options.files ?? {}),
     diagnosticsArea(options.diagnostics ?? {}),
     scriptsArea(),
     baselinesArea(options.baselines ?? {}),

@@ -71,6 +71,16 @@ export const FileUploadQuerySchema = StrictObject({
 });
 export type FileUploadQuery = Static<typeof FileUploadQuerySchema>;
 
+/** What POST /files/upload answers (201): the file as listed, and the SHA-256 computed while it arrived. */
+export const FileUploadResultSchema = Type.Object({
+  root: literalUnion(FILE_ROOTS),
+  entry: FileEntrySchema,
+  sha256: Type.String(),
+  /** Whether an existing file was replaced (overwrite=true). */
+  replaced: Type.Boolean(),
+});
+export type FileUploadResult = Static<typeof FileUploadResultSchema>;
+
 export const FileDeleteQuerySchema = StrictObject({
   root: Type.Optional(literalUnion(FILE_ROOTS)),
   path: Type.String({ minLength: 1, maxLength: 4096 }),
@@ -78,6 +88,14 @@ export const FileDeleteQuerySchema = StrictObject({
   recursive: Type.Optional(Type.Boolean()),
 });
 export type FileDeleteQuery = Static<typeof FileDeleteQuerySchema>;
+
+/** What DELETE /files answers: what was removed (a symlink itself, never its target). */
+export const FileDeleteResultSchema = Type.Object({
+  root: literalUnion(FILE_ROOTS),
+  path: Type.String(),
+  type: literalUnion(FILE_TYPES),
+});
+export type FileDeleteResult = Static<typeof FileDeleteResultSchema>;
 
 export const BrowseQuerySchema = StrictObject({
   /** An absolute path; absent: the browse roots themselves. */

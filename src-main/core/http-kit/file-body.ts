@@ -25,10 +25,19 @@ export interface FileBody {
   fileName: string | null;
 }
 
+export interface FileBodyOptions {
+  /**
+   * Hand over a multipart part's file name as sent (`../x`, `a/b`) instead
+   * of busboy's basename of it, for a route that refuses such names with an
+   * error (and an audit entry) rather than silently shortening them.
+   */
+  preservePath?: boolean;
+}
+
 /** The request's file: the raw body stream or the (first) multipart file part. */
-export async function fileBodyOf(request: FastifyRequest): Promise<FileBody> {
+export async function fileBodyOf(request: FastifyRequest, options: FileBodyOptions = {}): Promise<FileBody> {
   if (request.isMultipart()) {
-    const part = await request.file();
+    const part = await request.file(options.preservePath ? { preservePath: true } : undefined);
     if (!part) throw new AppError('BAD_REQUEST', 'the multipart body has no file part');
     return { stream: part.file, fileName: part.filename || null };
   }
