@@ -1,6 +1,6 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { normalizeBootPath, resolveInsideRoot, type RefusalReason } from './path-confinement.js';
-import { isDiskFile, VirtualFileRegistry, type BootClient, type VirtualFileProvider } from './virtual-files.js';
+import { isDiskFile, stretchesFit, stretchesOf, stretchesSize, VirtualFileRegistry, type BootClient, type FileStretch, type VirtualFileProvider } from './virtual-files.js';
 
 /**
  * Whether a path a profile or script names would be served, without serving
@@ -15,8 +15,11 @@ export type RootVerdict = { ok: true; real: string } | { ok: false; problem: str
 /** What a client's request for a boot file resolves to. */
 export type BootFileLookup =
   | { kind: 'virtual'; path: string; content: Buffer; contentType: string }
-  /** A file under the root, or a provider's file on disk (then `release` ends its hold: call it once). */
-  | { kind: 'disk'; path: string; absolute: string; size: number; mtime: Date; release?: (bytesSent: number) => void }
+  /**
+   * A file under the root, or a provider's file on disk (then `release` ends its hold: call it once).
+   * `stretches`: where the served bytes lie in `absolute` (a file inside a mounted ISO), null for the whole file.
+   */
+  | { kind: 'disk'; path: string; absolute: string; size: number; mtime: Date; stretches: FileStretch[] | null; release?: (bytesSent: number) => void }
   | { kind: 'refused'; reason: RefusalReason; message: string };
 
 /**
@@ -92,11 +95,14 @@ export class BootFiles {
     const generated = await this.virtual.resolve(normalized.path, client);
     if (generated && isDiskFile(generated)) {
       const info = await stat(generated.path).catch(() => null);
-      if (!info || !info.isFile()) {
+      const stretches = stretchesOf(generated);
+      // Stretches past the backing file's end (an ISO replaced under a mount) are not served.
+      if (!info || !info.isFile() || (stretches && !stretchesFit(stretches, info.size))) {
         generated.release?.(0);
         return { kind: 'refused', reason: 'not-found', message: 'file not found' };
       }
-      return { kind: 'disk', path: normalized.path, absolute: generated.path, size: info.size, mtime: info.mtime, ...(generated.release ? { release: generated.release } : {}) };
+      const size = stretches ? stretchesSize(stretches) : info.size;
+      return { kind: 'disk', path: normalized.path, absolute: generated.path, size, mtime: info.mtime, stretches, ...(generated.release ? { release: generated.release } : {}) };
     }
     if (generated) return { kind: 'virtual', path: normalized.path, content: generated.content, contentType: generated.contentType };
     let confined;
@@ -111,6 +117,6 @@ export class BootFiles {
     if (!confined.ok) return { kind: 'refused', reason: confined.reason, message: confined.message };
     const info = await stat(confined.absolute).catch(() => null);
     if (!info || !info.isFile()) return { kind: 'refused', reason: 'not-found', message: 'file not found' };
-    return { kind: 'disk', path: normalized.path, absolute: confined.absolute, size: info.size, mtime: info.mtime };
+    return { kind: 'disk', path: normalized.path, absolute: confined.absolute, size: info.size, mtime: info.mtime, stretches: null };
   }
 }

@@ -1,4 +1,5 @@
 import { close as closeFile, createReadStream, fstat as fstatCallback, open as openCallback } from 'node:fs';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { errorMessage } from '../core/errors.js';
@@ -10,6 +11,7 @@ import type { BootFiles } from './boot-files.js';
 import { parseRange, type ByteRange } from './byte-range.js';
 import { contentTypeFor } from './content-type.js';
 import { SendfileReplier, type SendfileSettings } from './sendfile-reply.js';
+import { mapStretches, stretchesFit, stretchesSize, type FileStretch } from './virtual-files.js';
 
 const openFile = promisify(openCallback);
 const fstat = promisify(fstatCallback);
@@ -104,18 +106,22 @@ async function serve(deps: HttpBootDeps, log: Logger, sendfile: SendfileReplier,
   try {
     const stats = await fstat(fd);
     if (!stats.isFile()) return reply.code(404).type('text/plain').send('not found\n');
-    const etag = `"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+    // The served bytes: the whole file, or stretches of it (a file inside a mounted ISO), checked against the file opened.
+    const stretches = found.stretches ?? [{ offset: 0, length: stats.size }];
+    if (found.stretches && !stretchesFit(found.stretches, stats.size)) return reply.code(404).type('text/plain').send('not found\n');
+    const size = stretchesSize(stretches);
+    const etag = etagOf(size, stats.mtimeMs, found.stretches);
     reply
       .type(contentTypeFor(found.path))
       .header('etag', etag)
       .header('last-modified', stats.mtime.toUTCString())
       .header('cache-control', 'no-cache');
     if (request.headers['if-none-match'] === etag && request.headers.range === undefined) return reply.code(304).send();
-    const range = chooseRange(request, reply, stats.size, etag);
+    const range = chooseRange(request, reply, size, etag);
     if (range === 'unsatisfiable') return reply;
     const start = range?.start ?? 0;
-    const end = range?.end ?? stats.size - 1;
-    const length = stats.size === 0 ? 0 : end - start + 1;
+    const end = range?.end ?? size - 1;
+    const length = size === 0 ? 0 : end - start + 1;
     reply.header('content-length', String(length));
     if (head || length === 0) return reply.send();
     bodyBytes = length;
@@ -123,17 +129,53 @@ async function serve(deps: HttpBootDeps, log: Logger, sendfile: SendfileReplier,
     handedOver = true;
     const socket = request.raw.socket;
     const native = sendfile.usable(socket);
+    const pieces = mapStretches(stretches, start, length);
     reportTransfer(deps.events, reply, { ip: client.ip, file: found.path, bytes: length, range: range !== null, method: native ? 'sendfile' : 'stream' });
     if (native) {
       // Hijacked: fastify ignores what the handler returns; the transfer runs on after it.
-      void sendfile.send(reply, socket, fd, start, length);
+      void sendfile.send(reply, socket, fd, pieces);
       return reply;
     }
     // fastify destroys the stream (closing the descriptor) if the client goes away.
-    return reply.send(createReadStream('', { fd, start, end, highWaterMark: STREAM_CHUNK_BYTES, autoClose: true }));
+    return reply.send(pieceStream(fd, pieces));
   } finally {
     if (!handedOver) closeFile(fd, () => undefined);
   }
+}
+
+/**
+ * A strong ETag: size and modification time of the file, plus where the
+ * bytes start for a file inside another (two files of one ISO differ there).
+ */
+function etagOf(size: number, mtimeMs: number, stretches: readonly FileStretch[] | null): string {
+  const base = `${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}`;
+  const first = stretches?.[0];
+  return first ? `"${base}-${first.offset.toString(16)}"` : `"${base}"`;
+}
+
+/**
+ * The body read from `fd`: one read stream for one piece; for several (a
+ * range across a multi-extent file's extents) the pieces one after another.
+ * Owns `fd` and closes it when done or destroyed.
+ */
+function pieceStream(fd: number, pieces: readonly FileStretch[]): Readable {
+  const [only] = pieces;
+  if (pieces.length === 1 && only) {
+    return createReadStream('', { fd, start: only.offset, end: only.offset + only.length - 1, highWaterMark: STREAM_CHUNK_BYTES, autoClose: true });
+  }
+  async function* chained(): AsyncGenerator<Buffer> {
+    try {
+      for (const piece of pieces) {
+        if (piece.length === 0) continue;
+        const part = createReadStream('', { fd, start: piece.offset, end: piece.offset + piece.length - 1, highWaterMark: STREAM_CHUNK_BYTES, autoClose: false });
+        for await (const chunk of part) yield chunk as Buffer;
+      }
+    } finally {
+      // Runs on the end and when the response is destroyed (the generator is returned).
+      closeFile(fd, () => undefined);
+    }
+  }
+  return Readable.from(chained(), { objectMode: false });
 }
 
 /**

@@ -5,6 +5,7 @@ import type { TLSSocket } from 'node:tls';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from '../core/logger.js';
 import { errorMessage } from '../core/errors.js';
+import type { FileStretch } from './virtual-files.js';
 import { SendfileError, sendFileRange, sendfileAvailable, sendfileUnavailableReason, socketDescriptor } from './sendfile-transfer.js';
 
 /** Native transfers at once by default: each holds a thread (mostly asleep in poll) and two descriptors. */
@@ -61,19 +62,20 @@ export class SendfileReplier {
   }
 
   /**
-   * Sends the reply's status and headers, then `length` bytes of `fd` from
-   * `start`. Takes ownership of `fd`: it is closed on every path. Never
-   * rejects: a failed transfer destroys the connection (the client was
-   * promised Content-Length bytes), which reports it as failed.
+   * Sends the reply's status and headers, then the pieces of `fd` in order
+   * (one for a plain file; several for a range across the extents of a
+   * multi-extent file inside an ISO). Takes ownership of `fd`: it is closed
+   * on every path. Never rejects: a failed transfer destroys the connection
+   * (the client was promised Content-Length bytes), which reports it as failed.
    */
-  async send(reply: FastifyReply, socket: Socket, fd: number, start: number, length: number): Promise<void> {
+  async send(reply: FastifyReply, socket: Socket, fd: number, pieces: readonly FileStretch[]): Promise<void> {
     this.active++;
     reply.hijack();
     const res = reply.raw;
     try {
       res.writeHead(reply.statusCode, headersOf(reply));
       await flushHeaders(res, socket);
-      await sendFileRange(socket, fd, start, length, { idleTimeoutMs: this.idleTimeoutMs });
+      for (const piece of pieces) await sendFileRange(socket, fd, piece.offset, piece.length, { idleTimeoutMs: this.idleTimeoutMs });
       // Content-Length was sent and every byte followed: end() adds nothing and lets the next request on the connection in.
       res.end();
     } catch (err) {

@@ -31,10 +31,28 @@ export interface VirtualContent {
  */
 export interface VirtualDiskFile {
   kind: 'file';
-  /** Absolute path of the file to send. */
+  /** Absolute path of the file to send (or of the file holding its bytes, with `offset`/`extents`). */
   path: string;
+  /** Bytes served: the whole file's size, or the sum of `extents` when given. */
   size: number;
+  /**
+   * Where the served bytes start inside `path` (a file inside a mounted ISO):
+   * `size` bytes from here. Absent: the whole of `path` from its start.
+   */
+  offset?: number;
+  /**
+   * The served bytes as several stretches of `path`, in order (a multi-extent
+   * ISO 9660 file, whose extents need not be contiguous); wins over `offset`.
+   * Their lengths add up to `size`.
+   */
+  extents?: readonly FileStretch[];
   release?: (bytesSent: number) => void;
+}
+
+/** `length` bytes of a backing file from `offset`. */
+export interface FileStretch {
+  offset: number;
+  length: number;
 }
 
 export type VirtualFile = VirtualContent | VirtualDiskFile;
@@ -42,6 +60,56 @@ export type VirtualFile = VirtualContent | VirtualDiskFile;
 /** Whether a provider's answer is a file on disk rather than bytes. */
 export function isDiskFile(file: VirtualFile): file is VirtualDiskFile {
   return file.kind === 'file';
+}
+
+/**
+ * Where a disk file's served bytes lie in its backing file: null for the
+ * whole file (its size read from the file itself when opened), else the
+ * stretches in order (a single one for `offset`).
+ */
+export function stretchesOf(file: VirtualDiskFile): FileStretch[] | null {
+  if (file.extents) return file.extents.map((extent) => ({ offset: extent.offset, length: extent.length }));
+  if (file.offset !== undefined) return [{ offset: file.offset, length: file.size }];
+  return null;
+}
+
+/**
+ * Whether stretches are usable against a backing file of `fileSize` bytes:
+ * whole non-negative integers inside the file. A provider's answer that
+ * fails this (the ISO changed under a mount) is served as "not found".
+ */
+export function stretchesFit(stretches: readonly FileStretch[], fileSize: number): boolean {
+  return stretches.every(
+    (stretch) => Number.isSafeInteger(stretch.offset) && Number.isSafeInteger(stretch.length) && stretch.offset >= 0 && stretch.length >= 0 && stretch.offset + stretch.length <= fileSize,
+  );
+}
+
+/** Total bytes of `stretches`. */
+export function stretchesSize(stretches: readonly FileStretch[]): number {
+  return stretches.reduce((sum, stretch) => sum + stretch.length, 0);
+}
+
+/**
+ * The pieces of the backing file that hold the served bytes `start` ..
+ * `start + length - 1` (positions in the backing file, in order): one piece
+ * for a range inside one stretch, more when the range crosses stretches.
+ */
+export function mapStretches(stretches: readonly FileStretch[], start: number, length: number): FileStretch[] {
+  const pieces: FileStretch[] = [];
+  let skip = start;
+  let left = length;
+  for (const stretch of stretches) {
+    if (left <= 0) break;
+    if (skip >= stretch.length) {
+      skip -= stretch.length;
+      continue;
+    }
+    const take = Math.min(stretch.length - skip, left);
+    if (take > 0) pieces.push({ offset: stretch.offset + skip, length: take });
+    left -= take;
+    skip = 0;
+  }
+  return pieces;
 }
 
 export interface VirtualFileProvider {

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { literalUnion, nullable, StrictObject, Timestamp } from '../core/http-kit/common-contract.js';
+import { ProfileSchema } from '../profiles/profiles-contract.js';
 
 /*
  * The OS images API (docs/os-images.md): ISO files uploaded, imported or
@@ -227,3 +228,26 @@ export const IMAGE_PROGRESS_OPERATIONS = ['upload', 'hash', 'extract', 'detect']
 
 /** Largest upload body accepted (bytes): 64 GiB, beyond any install medium. */
 export const MAX_IMAGE_BYTES = 64 * 1024 ** 3;
+
+/**
+ * POST /os-images/{id}/boot-profile: "boot this ISO". Creates (or updates, by
+ * name) a profile that boots the mounted image the way its detection says
+ * (docs/iso-boot.md); the image is mounted first when it is not.
+ */
+export const BootProfileBodySchema = StrictObject({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The profile\'s name; default "ISO <slug>". A profile of that name is updated, else one is created' })),
+  description: Type.Optional(Type.String({ maxLength: 1024 })),
+});
+export type BootProfileBody = Static<typeof BootProfileBodySchema>;
+
+export const BootProfileResultSchema = Type.Object(
+  {
+    profile: ProfileSchema,
+    /** true: a new profile; false: the profile of that name was updated. */
+    created: Type.Boolean(),
+    /** What the operator should know: how it boots, BIOS/UEFI limits, what was mounted. */
+    notes: Type.Array(Type.String()),
+  },
+  { $id: 'OsImageBootProfile' },
+);
+export type BootProfileResult = Static<typeof BootProfileResultSchema>;

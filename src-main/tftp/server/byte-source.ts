@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import { mapStretches, stretchesSize, type FileStretch } from '../../boot-files/virtual-files.js';
 import type { ChunkCache } from './chunk-cache.js';
 
 /**
@@ -36,7 +37,11 @@ export class MemorySource implements ByteSource {
 /**
  * A file read in chunks through the shared cache, one chunk ahead of the
  * reader so the next window never waits for the disk. The open handle keeps
- * the file readable even if it is renamed or replaced mid-transfer.
+ * the file readable even if it is renamed or replaced mid-transfer. With
+ * `stretches` the source is those bytes of the file in order (a file inside
+ * a mounted ISO): chunks are numbered in the served bytes and read from
+ * where they lie, and the cache keys name the stretches, so two files of
+ * one ISO never share a chunk.
  */
 export class FileSource implements ByteSource {
   readonly size: number;
@@ -47,11 +52,16 @@ export class FileSource implements ByteSource {
   private currentIndex = -1;
   private currentChunk: Buffer | null = null;
 
-  constructor(handle: FileHandle, stats: { dev: number; ino: number; size: number; mtimeMs: number }, cache: ChunkCache) {
+  /** Where the served bytes lie in the file (the whole file when none were given). */
+  private readonly stretches: readonly FileStretch[];
+
+  constructor(handle: FileHandle, stats: { dev: number; ino: number; size: number; mtimeMs: number }, cache: ChunkCache, stretches: readonly FileStretch[] | null = null) {
     this.handle = handle;
-    this.size = stats.size;
+    this.stretches = stretches ?? [{ offset: 0, length: stats.size }];
+    this.size = stretches ? stretchesSize(stretches) : stats.size;
     this.cache = cache;
-    this.identity = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    const file = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    this.identity = stretches ? `${file}@${stretches.map((stretch) => `${stretch.offset}+${stretch.length}`).join(',')}` : file;
   }
 
   read(offset: number, length: number): Buffer | Promise<Buffer> {
@@ -113,11 +123,16 @@ export class FileSource implements ByteSource {
       const length = Math.min(this.cache.chunkSize, this.size - position);
       const buffer = Buffer.allocUnsafe(length);
       let filled = 0;
-      while (filled < length) {
-        const { bytesRead } = await this.handle.read(buffer, filled, length - filled, position + filled);
-        if (bytesRead === 0) throw new Error('file shrank while being sent');
-        filled += bytesRead;
+      for (const piece of mapStretches(this.stretches, position, length)) {
+        let done = 0;
+        while (done < piece.length) {
+          const { bytesRead } = await this.handle.read(buffer, filled, piece.length - done, piece.offset + done);
+          if (bytesRead === 0) throw new Error('file shrank while being sent');
+          filled += bytesRead;
+          done += bytesRead;
+        }
       }
+      if (filled < length) throw new Error('file shrank while being sent');
       return buffer;
     });
   }

@@ -1,6 +1,6 @@
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { normalizeBootPath, resolveInsideRoot } from '../../boot-files/path-confinement.js';
-import { isDiskFile, type VirtualFile } from '../../boot-files/virtual-files.js';
+import { isDiskFile, mapStretches, stretchesFit, stretchesOf, stretchesSize, type FileStretch, type VirtualFile } from '../../boot-files/virtual-files.js';
 import { FileSource, MemorySource, type ByteSource } from './byte-source.js';
 import type { ChunkCache } from './chunk-cache.js';
 import { toNetascii } from './netascii.js';
@@ -53,7 +53,7 @@ export async function openRequestSource(requested: string, client: TftpClient, o
     // A provider's file outside the root (the netboot cache): opened as is, held until the transfer ends.
     const release = generated.release;
     try {
-      const opened = await openFileSource(generated.path, path, options);
+      const opened = await openFileSource(generated.path, path, options, stretchesOf(generated));
       return { ...opened, source: release ? new ReleasingSource(opened.source, release) : opened.source, virtual: true };
     } catch (err) {
       release?.(0);
@@ -71,8 +71,12 @@ export async function openRequestSource(requested: string, client: TftpClient, o
   return openFileSource(confined.absolute, path, options);
 }
 
-/** A regular file opened once and read through that handle (netascii converted in memory). */
-async function openFileSource(absolute: string, path: string, options: SourceOptions): Promise<OpenedSource> {
+/**
+ * A regular file opened once and read through that handle (netascii
+ * converted in memory); with `stretches`, only those bytes of it (a file
+ * inside a mounted ISO), which must lie inside the file opened.
+ */
+async function openFileSource(absolute: string, path: string, options: SourceOptions, stretches: FileStretch[] | null = null): Promise<OpenedSource> {
   const handle = await open(absolute, 'r').catch((err: unknown) => {
     const code = (err as NodeJS.ErrnoException).code;
     throw code === 'EACCES' || code === 'EPERM' ? accessViolation() : notFound();
@@ -80,17 +84,32 @@ async function openFileSource(absolute: string, path: string, options: SourceOpt
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw notFound();
-    if (!options.netascii) return { source: new FileSource(handle, stats, options.cache), path, virtual: false };
-    if (stats.size > NETASCII_MAX_BYTES) {
+    if (stretches && !stretchesFit(stretches, stats.size)) throw notFound();
+    if (!options.netascii) return { source: new FileSource(handle, stats, options.cache, stretches), path, virtual: false };
+    const size = stretches ? stretchesSize(stretches) : stats.size;
+    if (size > NETASCII_MAX_BYTES) {
       throw new RequestRefusal(TFTP_ERROR.NOT_DEFINED, `netascii transfers are limited to ${NETASCII_MAX_BYTES} bytes; use octet mode`);
     }
-    const content = toNetascii(await handle.readFile());
+    const content = toNetascii(stretches ? await readStretches(handle, stretches) : await handle.readFile());
     await handle.close();
     return { source: new MemorySource(content), path, virtual: false };
   } catch (err) {
     await handle.close().catch(() => undefined);
     throw err;
   }
+}
+
+/** The bytes of `stretches` of an open file, in order (small: netascii only). */
+async function readStretches(handle: FileHandle, stretches: readonly FileStretch[]): Promise<Buffer> {
+  const size = stretchesSize(stretches);
+  const buffer = Buffer.alloc(size);
+  let filled = 0;
+  for (const piece of mapStretches(stretches, 0, size)) {
+    const { bytesRead } = await handle.read(buffer, filled, piece.length, piece.offset);
+    if (bytesRead < piece.length) throw notFound();
+    filled += bytesRead;
+  }
+  return buffer;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isDiskFile, type VirtualFile } from '../../boot-files/virtual-files.js';
+import { isDiskFile, stretchesOf, type VirtualFile } from '../../boot-files/virtual-files.js';
 import { errorMessage } from '../../core/errors.js';
 import { hostWorker, workerModule, WorkerEndedError, type HostedWorker } from '../../core/worker-host.js';
 import { TftpServer, type TftpClient, type TftpLogLevel, type TftpServerConfig, type TftpServerEvent } from './tftp-server.js';
@@ -161,10 +161,11 @@ export class WorkerTftpEngine implements TftpEngine {
 
   private toWire(file: VirtualFile): WireVirtualFile {
     if (!isDiskFile(file)) return { kind: 'content', content: file.content, contentType: file.contentType };
-    if (!file.release) return { kind: 'file', path: file.path, size: file.size, lease: null };
+    const stretches = stretchesOf(file);
+    if (!file.release) return { kind: 'file', path: file.path, size: file.size, stretches, lease: null };
     const lease = this.nextLease++;
     this.leases.set(lease, file.release);
-    return { kind: 'file', path: file.path, size: file.size, lease };
+    return { kind: 'file', path: file.path, size: file.size, stretches, lease };
   }
 
   private releaseAll(): void {

@@ -1,3 +1,4 @@
+import type { FileStretch } from '../../boot-files/virtual-files.js';
 import type { TftpClient, TftpLogLevel, TftpServerConfig, TftpServerEvent } from './tftp-server.js';
 
 /**
@@ -30,4 +31,5 @@ export type WorkerToMain =
  */
 export type WireVirtualFile =
   | { kind: 'content'; content: Uint8Array; contentType: string }
-  | { kind: 'file'; path: string; size: number; lease: number | null };
+  /** `stretches`: where the bytes lie in `path` (a file inside a mounted ISO), null for the whole file. */
+  | { kind: 'file'; path: string; size: number; stretches: FileStretch[] | null; lease: number | null };

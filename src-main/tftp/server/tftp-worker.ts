@@ -32,7 +32,13 @@ function fromWire(file: WireVirtualFile | null): VirtualFile | null {
   if (!file) return null;
   if (file.kind === 'file') {
     const lease = file.lease;
-    return { kind: 'file', path: file.path, size: file.size, ...(lease === null ? {} : { release: (bytes: number) => post({ type: 'released', lease, bytes }) }) };
+    return {
+      kind: 'file',
+      path: file.path,
+      size: file.size,
+      ...(file.stretches ? { extents: file.stretches } : {}),
+      ...(lease === null ? {} : { release: (bytes: number) => post({ type: 'released', lease, bytes }) }),
+    };
   }
   return { content: Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength), contentType: file.contentType };
 }

@@ -61,3 +61,35 @@ describe('file chunks for TFTP', () => {
     await src.close();
   });
 });
+
+describe('file chunks of stretches of a backing file (a file inside an ISO)', () => {
+  const stretches = [
+    { offset: 6000, length: 1500 },
+    { offset: 100, length: 2300 },
+    { offset: 9000, length: 1000 },
+  ];
+  const expected = Buffer.concat(stretches.map((stretch) => content.subarray(stretch.offset, stretch.offset + stretch.length)));
+
+  async function stretchSource(cache: ChunkCache, parts = stretches): Promise<FileSource> {
+    const handle = await open(path.join(dir, 'f.bin'), 'r');
+    return new FileSource(handle, await handle.stat(), cache, parts);
+  }
+
+  it('reads the stretches in order, with chunks that start inside a stretch and span two', async () => {
+    const src = await stretchSource(new ChunkCache({ maxBytes: 1 << 20, chunkSize: 1000 }));
+    expect(src.size).toBe(expected.length);
+    for (const [offset, length] of [[0, 512], [1400, 200], [1499, 2], [3700, 200], [4799, 1], [4800, 10], [0, 4800]] as const) {
+      expect((await read(src, offset, length)).equals(expected.subarray(offset, offset + length)), `${offset}+${length}`).toBe(true);
+    }
+    await src.close();
+  });
+
+  it('never shares cached chunks between two files of one backing file', async () => {
+    const cache = new ChunkCache({ maxBytes: 1 << 20, chunkSize: 1000 });
+    const first = await stretchSource(cache, [{ offset: 0, length: 3000 }]);
+    const second = await stretchSource(cache, [{ offset: 4000, length: 3000 }]);
+    expect((await read(first, 0, 1000)).equals(content.subarray(0, 1000))).toBe(true);
+    expect((await read(second, 0, 1000)).equals(content.subarray(4000, 5000))).toBe(true);
+    await Promise.all([first.close(), second.close()]);
+  });
+});
