@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { lstat, open, readdir, readlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { TreeError, type ByteExtent, type ReadOnlyTree, type TreeNode } from '../../src-main/core/read-only-tree.js';
 
 /*
@@ -175,4 +176,60 @@ export async function memoryTreeOnDisk(entries: Record<string, MemoryEntry>, bac
   for (const entry of nodes.values()) if (entry.node.type === 'file' && entry.extents === null) entry.extents = [];
   await writeFile(backingFile, Buffer.concat(chunks));
   return new MapTree(nodes, options.kind ?? 'memory');
+}
+
+/**
+ * A minimal ReadOnlyTree over a real folder, whose extents are the files
+ * themselves (one extent per file), for tests that stream real files.
+ * Test-only: the confined, production folder tree is core/folder-tree.ts.
+ */
+export function folderBackedTree(root: string): ReadOnlyTree {
+  const full = (treePath: string): string => (treePath === '' ? root : join(root, ...treePath.split('/')));
+  const nodeOf = async (treePath: string): Promise<TreeNode | null> => {
+    let info;
+    try {
+      info = await lstat(full(treePath));
+    } catch {
+      return null;
+    }
+    const type: TreeNode['type'] = info.isDirectory() ? 'directory' : info.isSymbolicLink() ? 'symlink' : 'file';
+    return {
+      name: treePath === '' ? '' : (treePath.split('/').pop() ?? ''),
+      path: treePath,
+      type,
+      size: type === 'file' ? info.size : 0,
+      mtimeMs: info.mtimeMs,
+      mode: info.mode & 0o777,
+      id: BigInt(info.ino),
+      ...(type === 'symlink' ? { target: await readlink(full(treePath)) } : {}),
+    };
+  };
+  return {
+    kind: 'folder',
+    stat: nodeOf,
+    async list(treePath) {
+      const node = await nodeOf(treePath);
+      if (!node) throw new TreeError('NOT_FOUND', treePath, `${treePath}: not found`);
+      if (node.type !== 'directory') throw new TreeError('NOT_DIRECTORY', treePath, `${treePath}: not a directory`);
+      const names = (await readdir(full(treePath))).sort();
+      const nodes = await Promise.all(names.map((name) => nodeOf(treePath === '' ? name : `${treePath}/${name}`)));
+      return nodes.filter((node): node is TreeNode => node !== null);
+    },
+    async read(treePath, offset, length) {
+      const handle = await open(full(treePath), 'r');
+      try {
+        const buffer = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, offset);
+        return buffer.subarray(0, bytesRead);
+      } finally {
+        await handle.close();
+      }
+    },
+    async extents(treePath) {
+      const node = await nodeOf(treePath);
+      if (!node || node.type !== 'file') throw new TreeError('NOT_FOUND', treePath, `${treePath}: not a file`);
+      return node.size === 0 ? [] : [{ file: full(treePath), offset: 0, length: node.size }];
+    },
+    async close() {},
+  };
 }

@@ -102,7 +102,7 @@ export async function extractImage(request: ExtractRequest): Promise<ExtractResu
   if (!request.overwrite && (await exists(resolvedTarget))) {
     throw new AppError('CONFLICT', `${resolvedTarget} exists already: extract with overwrite to replace it`);
   }
-  const plan = request.mode === 'full' ? await planFull(tree) : await planPaths(tree, (await bootSelection(new TreeLookup(tree), request.detection)).paths);
+  const plan = request.mode === 'full' ? await planFull(tree, signal) : await planPaths(tree, (await bootSelection(new TreeLookup(tree), request.detection)).paths, signal);
   await mkdir(path.dirname(resolvedTarget), { recursive: true });
   const staging = sibling(resolvedTarget, 'extract');
   try {

@@ -74,9 +74,11 @@ class Planner {
   private readonly dirSet = new Set<string>();
   private readonly taken = new Set<string>();
   private readonly tree: ReadOnlyTree;
+  private readonly signal: AbortSignal | undefined;
 
-  constructor(tree: ReadOnlyTree) {
+  constructor(tree: ReadOnlyTree, signal?: AbortSignal) {
     this.tree = tree;
+    this.signal = signal;
   }
 
   private count(): void {
@@ -112,6 +114,8 @@ class Planner {
         return;
       }
       this.addDir(rel);
+      // Listing a DVD's tens of thousands of entries takes a moment: an abort is heard between directories.
+      this.signal?.throwIfAborted();
       for (const child of await this.tree.list(treePath)) {
         const reason = unsafeName(child.name);
         const childTreePath = treePath === '' ? child.name : `${treePath}/${child.name}`;
@@ -156,8 +160,8 @@ export function linkTarget(linkPath: string, target: string): string | null {
 }
 
 /** The plan for the whole tree. */
-export async function planFull(tree: ReadOnlyTree): Promise<Plan> {
-  const planner = new Planner(tree);
+export async function planFull(tree: ReadOnlyTree, signal?: AbortSignal): Promise<Plan> {
+  const planner = new Planner(tree, signal);
   const root = await tree.stat('');
   if (!root || root.type !== 'directory') throw new TreeError('CORRUPT', '', 'the image has no root directory');
   await planner.add(root, '', '', 0);
@@ -169,8 +173,8 @@ export async function planFull(tree: ReadOnlyTree): Promise<Plan> {
  * A chosen symlink brings the node it resolves to inside the tree as well,
  * so a kernel recorded as a link is extracted with its bytes.
  */
-export async function planPaths(tree: ReadOnlyTree, paths: readonly string[]): Promise<Plan> {
-  const planner = new Planner(tree);
+export async function planPaths(tree: ReadOnlyTree, paths: readonly string[], signal?: AbortSignal): Promise<Plan> {
+  const planner = new Planner(tree, signal);
   planner.addDir('');
   // A path inside another chosen directory comes with it.
   const queue = paths.filter((candidate) => !paths.some((other) => other !== candidate && candidate.startsWith(`${other}/`)));
