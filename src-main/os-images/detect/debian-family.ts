@@ -96,7 +96,8 @@ export async function recogniseCasper(context: DetectContext): Promise<Recognise
     netboot_cmdline: joinArgs('boot=casper ip=dhcp url={{ iso_url }} cloud-config-url=/dev/null', withoutArgs(isoArgs, /^(boot=casper|iso-scan\/filename=.*|file=\/cdrom\/.*|maybe-ubiquity|only-ubiquity)$/)),
     evidence: [disk?.path, kernel, initrd].filter((path): path is string => typeof path === 'string'),
     notes,
-    catalog: isUbuntu ? { distro: 'ubuntu', version: majorMinorOf(version) } : null,
+    // Only Ubuntu itself: a flavour (Kubuntu, Mint…) is not what the catalog's ubuntu entry installs.
+    catalog: /^ubuntu(-server)?$/i.test(name) ? { distro: 'ubuntu', version: majorMinorOf(version) } : null,
   });
 }
 

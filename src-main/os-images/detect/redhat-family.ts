@@ -130,6 +130,7 @@ export async function recogniseLiveOs(context: DetectContext): Promise<Recognise
     notes: [
       `dracut's livenet module downloads LiveOS/squashfs.img (${formatBytes(squashBytes)}) into RAM: the machine needs that much memory plus about 1.5 GiB. The ISO's initrd must include livenet (Fedora's live images do).`,
     ],
-    catalog: isFedora && version !== '' ? { distro: 'fedora', version } : null,
+    // The catalog's fedora entry is Anaconda's network install; a live image is not that.
+    catalog: null,
   });
 }

@@ -128,6 +128,12 @@ describe('detectImage: live media', () => {
     expect(detection.netboot_cmdline).toBe('boot=casper ip=dhcp url={{ iso_url }} cloud-config-url=/dev/null quiet splash ---');
   });
 
+  it('a flavour (Kubuntu) is casper-booted like Ubuntu but not linked to the ubuntu catalog entry', async () => {
+    const { detection, queries } = await detect({ ...UBUNTU_DESKTOP, '.disk/info': 'Kubuntu 24.04.1 LTS "Noble Numbat" - Release amd64 (20240827)' });
+    expect(detection).toMatchObject({ family: 'ubuntu', distro: 'Kubuntu', version: '24.04.1', catalog_entry: null });
+    expect(queries).toEqual([]);
+  });
+
   it('Debian live: the live kernel (not the installer beside it) with fetch= the squashfs', async () => {
     const { detection } = await detect(DEBIAN_LIVE);
     expect(detection).toMatchObject({
