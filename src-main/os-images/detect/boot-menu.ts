@@ -185,9 +185,9 @@ async function readSyslinux(lookup: TreeLookup, file: string, budget: Budget, ba
   for (const entry of found) {
     if (budget.entries.length >= MAX_MENU_ENTRIES) break;
     if (defaultLabel !== null && entry.label === defaultLabel) entry.isDefault = true;
-    const { label: _label, appendInitrds, ...plain } = entry;
-    void _label;
-    budget.entries.push({ ...plain, initrds: plain.initrds.length > 0 ? plain.initrds : appendInitrds });
+    // Entries name their initrds with INITRD or with initrd= in APPEND; real menus use one of the two.
+    const { loader, file: source, title, kernel, args, isDefault } = entry;
+    budget.entries.push({ loader, file: source, title, kernel, args, isDefault, initrds: entry.initrds.length > 0 ? entry.initrds : entry.appendInitrds });
   }
 }
 
