@@ -55,7 +55,12 @@ export interface ExtractRequest {
 }
 
 /** Copies the boot files (mode boot) or the whole tree (full) byte-exact into `target`. */
-export type ImageExtractor = (request: ExtractRequest) => Promise<{ files: number; bytes: number }>;
+export type ImageExtractor = (request: ExtractRequest) => Promise<{
+  files: number;
+  bytes: number;
+  /** Entries not written, with why (unsafe names, duplicates, symlinks leading out of the image). */
+  skipped?: { path: string; reason: string }[];
+}>;
 
 export interface MountedImage {
   id: number;
