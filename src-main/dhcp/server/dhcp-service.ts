@@ -24,6 +24,8 @@ import { isProbeRequest } from './rogue-probe-packet.js';
 import { ProxyResponder } from './proxy-responder.js';
 import { systemPingProbe } from './ping-check.js';
 import { SERVER_PORT } from './reply-addressing.js';
+import { errnoCode, openIcmpv6, type Icmpv6Opener } from './icmpv6-socket.js';
+import { RaResponder } from './ra-responder.js';
 
 export const PXE_PORT = 4011;
 
@@ -51,6 +53,8 @@ export interface DhcpServiceOptions {
   prober?: DhcpProber;
   /** How often a served server-mode interface is probed again for another DHCP server; 0: never. */
   recheckMs?: number;
+  /** Replaces the raw ICMPv6 sockets of the Router Advertisements (tests). */
+  icmpv6?: Icmpv6Opener;
 }
 
 /** An interface in server or proxy mode, with our address on it and its sockets. */
@@ -119,6 +123,10 @@ export class DhcpService implements ManagedService {
   private readonly linkUp = new Map<string, boolean>();
   private domainCache: { value: string | null; at: number } = { value: null, at: 0 };
   private dnsCache: { running: boolean; at: number } = { running: false, at: 0 };
+  /** Router Advertisements per served interface (docs/dhcp.md, "IPv6 Router Advertisements"). */
+  private routerAds = new Map<string, RaResponder>();
+  /** Why an interface sends no Router Advertisements although the setting wants them (the service notice). */
+  private raNotices = new Map<string, string>();
 
   constructor(deps: DhcpServiceDeps, options: DhcpServiceOptions) {
     this.deps = deps;
@@ -228,6 +236,7 @@ export class DhcpService implements ManagedService {
     this.bound = [`udp 0.0.0.0:${ports.server}`, `udp 0.0.0.0:${ports.pxe}`, ...plans.flatMap((p) => [`udp ${p.address}:${ports.server} (${p.name}, ${p.mode})`, `udp ${p.address}:${ports.pxe} (${p.name})`])];
     this.sweepTimer = setInterval(() => this.sweep(), this.options.sweepMs ?? SWEEP_MS);
     this.sweepTimer.unref();
+    this.startRouterAdvertisements(plans);
     if (!probeFirst && this.serverPlans().length > 0) {
       this.guard.recheck(this.serverPlans()).catch((err: unknown) => this.log.warn(`dhcp: rogue-DHCP probe after a network change failed: ${errorMessage(err)}`));
     }
@@ -243,6 +252,9 @@ export class DhcpService implements ManagedService {
     this.sweepTimer = null;
     if (this.recheckTimer) clearInterval(this.recheckTimer);
     this.recheckTimer = null;
+    for (const responder of this.routerAds.values()) responder.stop();
+    this.routerAds.clear();
+    this.raNotices.clear();
     const sockets = [this.wildcard, this.wildcardPxe, ...this.serving.flatMap((s) => [s.socket, s.pxeSocket])].filter((s): s is dgram.Socket => !!s);
     this.wildcard = null;
     this.wildcardPxe = null;
@@ -264,7 +276,51 @@ export class DhcpService implements ManagedService {
 
   /** What the service waits for: each DHCP interface without a link or an address (`br0: no link (cable unplugged?)`). */
   notice(): string | null {
-    return this.deps.network.noticeFor(this.deps.settings.current().interfaces.filter((i) => i.mode !== 'off').map((i) => i.name));
+    const waiting = this.deps.network.noticeFor(this.deps.settings.current().interfaces.filter((i) => i.mode !== 'off').map((i) => i.name));
+    const notes = [waiting, ...this.raNotices.values()].filter((note): note is string => !!note);
+    return notes.length > 0 ? notes.join('; ') : null;
+  }
+
+  /**
+   * Router Advertisements (lifetime 0, no prefix, M=O=0) on the served
+   * interfaces the `ipv6_ra` setting names: `auto` server mode only — in
+   * proxy mode another router may own the segment, and iPXE takes the first
+   * RA it gets, so ours could hide that router's prefix and DHCPv6 flags;
+   * `always` proxy mode too. A socket that cannot open (no CAP_NET_RAW, no
+   * addon) is a notice, never a failure: DHCP serves as before.
+   */
+  private startRouterAdvertisements(plans: readonly { name: string; mode: Exclude<DhcpMode, 'off'> }[]): void {
+    const setting = this.deps.settings.current().ipv6_ra;
+    if (setting === 'off') return;
+    const open = this.options.icmpv6 ?? openIcmpv6;
+    const nics = this.deps.network.list();
+    for (const plan of plans) {
+      if (plan.mode === 'proxy' && setting !== 'always') continue;
+      const nic = nics.find((candidate) => candidate.name === plan.name);
+      if (nic?.internal) continue;
+      const responder = new RaResponder(plan.name, nic?.mac ?? null, {
+        open,
+        log: this.log,
+        ownAddresses: () => new Set(this.deps.network.list().flatMap((n) => n.addresses.filter((a) => a.family === 'ipv6').map((a) => a.address))),
+        onForeignRouter: (name, source) => {
+          const message = `${name}: another IPv6 router advertises here (${source}); sending no Router Advertisements on ${name}, iPXE follows that router`;
+          this.log.warn(`dhcp: ${message}`);
+          this.raNotices.set(name, message);
+        },
+      });
+      try {
+        responder.start();
+        this.routerAds.set(plan.name, responder);
+      } catch (err) {
+        const code = errnoCode(err);
+        const why = code === 'EPERM' || code === 'EACCES'
+          ? 'raw sockets are not permitted (run as root or grant CAP_NET_RAW)'
+          : errorMessage(err);
+        const message = `${plan.name}: no IPv6 Router Advertisements (${why}); iPXE waits for its IPv6 autoconfiguration timeout at each boot stage`;
+        this.log.warn(`dhcp: ${message}`);
+        this.raNotices.set(plan.name, message);
+      }
+    }
   }
 
   private bind(address: string, port: number, onMessage: (msg: Buffer, rinfo: dgram.RemoteInfo) => void): Promise<dgram.Socket> {
@@ -453,6 +509,8 @@ export class DhcpService implements ManagedService {
       if (up && this.linkUp.get(nic.name) === false) newlyUp.add(nic.name);
       this.linkUp.set(nic.name, up);
     }
+    // A link just came up: announce at once (a client already soliciting is answered by its next RS anyway).
+    for (const name of newlyUp) this.routerAds.get(name)?.announce();
     const plans = this.serverPlans().filter((plan) => newlyUp.has(plan.name));
     if (plans.length === 0) return;
     for (const plan of plans) this.guard.forget(plan.name);
