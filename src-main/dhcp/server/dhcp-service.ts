@@ -125,6 +125,8 @@ export class DhcpService implements ManagedService {
   private dnsCache: { running: boolean; at: number } = { running: false, at: 0 };
   /** Router Advertisements per served interface (docs/dhcp.md, "IPv6 Router Advertisements"). */
   private routerAds = new Map<string, RaResponder>();
+  /** Counts starts: a probe that outlived a restart does not act on the new sockets. */
+  private generation = 0;
   /** Why an interface sends no Router Advertisements although the setting wants them (the service notice). */
   private raNotices = new Map<string, string>();
 
@@ -238,11 +240,11 @@ export class DhcpService implements ManagedService {
     this.sweepTimer.unref();
     this.startRouterAdvertisements(plans);
     if (!probeFirst && this.serverPlans().length > 0) {
-      this.guard.recheck(this.serverPlans()).catch((err: unknown) => this.log.warn(`dhcp: rogue-DHCP probe after a network change failed: ${errorMessage(err)}`));
+      this.probeWhileServing(this.serverPlans(), 'after a network change');
     }
     const recheckMs = this.options.recheckMs ?? RECHECK_MS;
     if (recheckMs > 0) {
-      this.recheckTimer = setInterval(() => void this.guard.recheck(this.serverPlans()), recheckMs);
+      this.recheckTimer = setInterval(() => this.probeWhileServing(this.serverPlans(), 'periodic'), recheckMs);
       this.recheckTimer.unref();
     }
   }
@@ -252,6 +254,7 @@ export class DhcpService implements ManagedService {
     this.sweepTimer = null;
     if (this.recheckTimer) clearInterval(this.recheckTimer);
     this.recheckTimer = null;
+    this.generation += 1;
     for (const responder of this.routerAds.values()) responder.stop();
     this.routerAds.clear();
     this.raNotices.clear();
@@ -277,7 +280,10 @@ export class DhcpService implements ManagedService {
   /** What the service waits for: each DHCP interface without a link or an address (`br0: no link (cable unplugged?)`). */
   notice(): string | null {
     const waiting = this.deps.network.noticeFor(this.deps.settings.current().interfaces.filter((i) => i.mode !== 'off').map((i) => i.name));
-    const notes = [waiting, ...this.raNotices.values()].filter((note): note is string => !!note);
+    // Server-mode interfaces the guard keeps unserved (blocked at the start, or withdrawn while serving): its message says why and what to do.
+    const serverMode = new Set(this.deps.settings.current().interfaces.filter((i) => i.mode === 'server').map((i) => i.name));
+    const blocked = this.guard.status().interfaces.filter((v) => v.state === 'blocked' && serverMode.has(v.interface)).map((v) => v.message);
+    const notes = [waiting, ...blocked, ...this.raNotices.values()].filter((note): note is string => !!note);
     return notes.length > 0 ? notes.join('; ') : null;
   }
 
@@ -424,6 +430,43 @@ export class DhcpService implements ManagedService {
     this.guard.clientChoseOther(iface?.name ?? null, intToIpv4(client.serverId ?? 0), client.mac);
   }
 
+  /**
+   * Probes served server-mode interfaces while they are served; where another
+   * DHCP server answers (and `force` is off) server mode is withdrawn from
+   * that interface at once (docs/dhcp.md, "While serving").
+   */
+  private probeWhileServing(plans: readonly GuardPlan[], why: string): void {
+    if (plans.length === 0) return;
+    const generation = this.generation;
+    this.guard.recheck(plans).then(
+      (withdraw) => {
+        // A restart meanwhile probed (or will probe) again: its own verdicts hold.
+        if (generation !== this.generation) return;
+        for (const name of withdraw) void this.withdraw(name);
+      },
+      (err: unknown) => this.log.warn(`dhcp: rogue-DHCP probe ${why} failed: ${errorMessage(err)}`),
+    );
+  }
+
+  /** Stops answering DHCP on one interface (its sockets close, its RAs stop); TFTP, HTTP and the other interfaces go on. */
+  private async withdraw(name: string): Promise<void> {
+    const entry = this.serving.find((s) => s.name === name && s.mode === 'server');
+    if (!entry) return;
+    this.serving = this.serving.filter((s) => s !== entry);
+    this.bound = this.bound.filter((line) => !line.includes(`(${name}`));
+    this.routerAds.get(name)?.stop();
+    this.routerAds.delete(name);
+    this.raNotices.delete(name);
+    this.log.warn(`dhcp: ${this.guard.status().interfaces.find((v) => v.interface === name)?.message ?? `${name}: another DHCP server answers; server mode withdrawn`}`);
+    await Promise.all([entry.socket, entry.pxeSocket].map((socket) => new Promise<void>((resolve) => {
+      try {
+        socket.close(() => resolve());
+      } catch {
+        resolve();
+      }
+    })));
+  }
+
   /** The served server-mode interfaces (the periodic probe's targets). */
   private serverPlans(): GuardPlan[] {
     return this.serving.filter((s) => s.mode === 'server').map((s) => ({ name: s.name, address: s.address }));
@@ -514,7 +557,7 @@ export class DhcpService implements ManagedService {
     const plans = this.serverPlans().filter((plan) => newlyUp.has(plan.name));
     if (plans.length === 0) return;
     for (const plan of plans) this.guard.forget(plan.name);
-    this.guard.recheck(plans).catch((err: unknown) => this.log.warn(`dhcp: rogue-DHCP probe after link-up failed: ${errorMessage(err)}`));
+    this.probeWhileServing(plans, 'after link-up');
   }
 
   /** The IPv4 addresses of the DHCP interfaces: a change means rebinding (a link coming up alone does not: the address was bound). */
