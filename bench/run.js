@@ -15,15 +15,17 @@ const args = process.argv.slice(2);
 const listOnly = args.includes('--list');
 const wanted = args.filter((arg) => !arg.startsWith('--'));
 
+// An alias (`bench:netboot-boot` → `npm run bench:boot -- …`) runs when named, not again in a run of them all.
+const isAlias = (command) => /^npm run bench:/.test(command);
 const all = Object.keys(scripts)
   .filter((name) => name.startsWith('bench:'))
-  .map((name) => ({ name, short: name.slice('bench:'.length), files: [...scripts[name].matchAll(/(?:^|\s)(bench\/\S+\.[jt]s)\b/g)].map((m) => m[1]) }));
+  .map((name) => ({ name, short: name.slice('bench:'.length), alias: isAlias(scripts[name]), files: [...scripts[name].matchAll(/(?:^|\s)(bench\/\S+\.[jt]s)\b/g)].map((m) => m[1]) }));
 const unknown = wanted.filter((short) => !all.some((bench) => bench.short === short));
 if (unknown.length > 0) {
   console.error(`no such benchmark: ${unknown.join(', ')} (there are: ${all.map((bench) => bench.short).join(', ')})`);
   process.exit(2);
 }
-const chosen = wanted.length === 0 ? all : all.filter((bench) => wanted.includes(bench.short));
+const chosen = wanted.length === 0 ? all.filter((bench) => !bench.alias) : all.filter((bench) => wanted.includes(bench.short));
 const missing = chosen.flatMap((bench) => bench.files.filter((file) => !existsSync(`${root}/${file}`)).map((file) => `${bench.name}: ${file}`));
 
 if (listOnly) {

@@ -13,6 +13,19 @@
           "defines": ["NAPI_VERSION=8"]
         }]
       ]
+    },
+    {
+      "target_name": "icmpv6",
+      "conditions": [
+        ["OS=='linux'", {
+          "sources": ["src/icmpv6.c"],
+          "cflags": ["-std=gnu11", "-Wall", "-Wextra"],
+          "defines": ["_GNU_SOURCE", "NAPI_VERSION=8"]
+        }, {
+          "sources": ["src/icmpv6-unsupported.c"],
+          "defines": ["NAPI_VERSION=8"]
+        }]
+      ]
     }
   ]
 }

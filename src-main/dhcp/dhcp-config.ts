@@ -20,6 +20,7 @@ export function dhcpDefaults(): DhcpSettings {
     rogue_guard: true,
     rogue_probe_timeout_ms: DEFAULT_PROBE_TIMEOUT_MS,
     force: false,
+    ipv6_ra: 'auto',
   };
 }
 

@@ -16,6 +16,9 @@ export type DhcpMode = (typeof DHCP_MODES)[number];
 
 /** `open`: everyone except blacklisted MACs is answered; `whitelist`: only whitelisted MACs. */
 export const ACCESS_MODES = ['open', 'whitelist'] as const;
+/** Router Advertisements with router lifetime 0 (docs/dhcp.md, "IPv6 Router Advertisements"). */
+export const IPV6_RA_MODES = ['auto', 'always', 'off'] as const;
+export type Ipv6RaMode = (typeof IPV6_RA_MODES)[number];
 export type AccessMode = (typeof ACCESS_MODES)[number];
 
 /** The two MAC lists of /access/<list>. */
@@ -157,6 +160,9 @@ const DhcpSettingsFields = {
     minimum: MIN_PROBE_TIMEOUT_MS,
     maximum: MAX_PROBE_TIMEOUT_MS,
     description: 'How long the rogue-DHCP probe listens for OFFERs: the start of server mode waits this long when nothing answers',
+  }),
+  ipv6_ra: Type.Enum([...IPV6_RA_MODES], {
+    description: 'Router Advertisements with router lifetime 0, no prefix, M=0 and O=0, so iPXE ends its IPv6 autoconfiguration at once instead of waiting for its timeout: `auto` on server-mode interfaces (stands down where another router advertises), `always` on proxy-mode ones too, `off` never',
   }),
   force: Type.Boolean({
     description: 'Serve in server mode even where the probe found another DHCP server (it is still reported: event dhcp.foreign_server, GET /dhcp/guard)',

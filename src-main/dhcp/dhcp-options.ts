@@ -58,6 +58,8 @@ export const OPT = {
   CLIENT_ARCH: 93,
   CLIENT_NDI: 94,
   CLIENT_UUID: 97,
+  /** iPXE's encapsulated options ("etherboot"): the client sends them, and reads a few in replies. */
+  IPXE_ENCAP: 175,
   END: 255,
 } as const;
 

@@ -56,8 +56,8 @@ export function chooseBootInfo(client: ClientRequest, serverAddress: string, con
 /**
  * The fields and options that carry boot information in a reply: siaddr (the
  * TFTP "next server"), sname/option 66, file/option 67 (RFC 2132 §9.4, §9.5),
- * option 60 where needed, option 43 for proxy replies to PXE ROMs, and the
- * client's option 97 echoed (RFC 4578 §2.3; PXE ROMs drop replies without it).
+ * option 60 where needed, option 43 for proxy replies to PXE ROMs, iPXE's
+ * no-pxedhcp flag in server replies to iPXE, and the client's option 97 echoed (RFC 4578 §2.3; PXE ROMs drop replies without it).
  */
 export interface BootFields {
   siaddr: string;
@@ -74,12 +74,24 @@ export interface BootFields {
  */
 const PXE_DIRECT_BOOT = Buffer.from([6, 1, 8, 255]);
 
+/**
+ * Option 175 with iPXE's "no-pxedhcp" flag (175.176 = 1). Without it iPXE,
+ * having an OFFER, waits up to 2 s for ProxyDHCP offers (resending its
+ * DISCOVER after 1 s, then REQUESTing ~3 s after the first) unless the
+ * OFFER itself says PXEClient. In server mode our OFFER already carries the
+ * boot file, so there is nothing to wait for; the flag also makes iPXE ignore
+ * PXE-specific options (43), which server mode does not send.
+ * See docs/performance.md, "Boot time".
+ */
+const IPXE_NO_PXEDHCP = Buffer.from([176, 1, 1]);
+
 export function bootFields(info: BootInfo, client: ClientRequest, serverAddress: string, options: { proxy: boolean; bootItem?: Buffer | null }): BootFields {
   const out: DhcpOption[] = [];
   const sendVendorClass = info.vendorClass === 'HTTPClient' || (options.proxy && info.vendorClass !== null);
   if (sendVendorClass && info.vendorClass) out.push({ code: OPT.VENDOR_CLASS, data: Buffer.from(info.vendorClass, 'latin1') });
   if (info.kind === 'tftp') out.push({ code: OPT.TFTP_SERVER_NAME, data: Buffer.from(serverAddress, 'latin1') });
   out.push({ code: OPT.BOOTFILE_NAME, data: Buffer.from(info.file, 'latin1') });
+  if (!options.proxy && info.kind === 'ipxe') out.push({ code: OPT.IPXE_ENCAP, data: IPXE_NO_PXEDHCP });
   if (options.proxy && info.vendorClass === 'PXEClient') {
     out.push({ code: OPT.VENDOR_SPECIFIC, data: options.bootItem ? pxeBootItemReply(options.bootItem) : PXE_DIRECT_BOOT });
   }

@@ -24,6 +24,8 @@ import { isProbeRequest } from './rogue-probe-packet.js';
 import { ProxyResponder } from './proxy-responder.js';
 import { systemPingProbe } from './ping-check.js';
 import { SERVER_PORT } from './reply-addressing.js';
+import { errnoCode, openIcmpv6, type Icmpv6Opener } from './icmpv6-socket.js';
+import { RaResponder } from './ra-responder.js';
 
 export const PXE_PORT = 4011;
 
@@ -51,6 +53,8 @@ export interface DhcpServiceOptions {
   prober?: DhcpProber;
   /** How often a served server-mode interface is probed again for another DHCP server; 0: never. */
   recheckMs?: number;
+  /** Replaces the raw ICMPv6 sockets of the Router Advertisements (tests). */
+  icmpv6?: Icmpv6Opener;
 }
 
 /** An interface in server or proxy mode, with our address on it and its sockets. */
@@ -119,6 +123,12 @@ export class DhcpService implements ManagedService {
   private readonly linkUp = new Map<string, boolean>();
   private domainCache: { value: string | null; at: number } = { value: null, at: 0 };
   private dnsCache: { running: boolean; at: number } = { running: false, at: 0 };
+  /** Router Advertisements per served interface (docs/dhcp.md, "IPv6 Router Advertisements"). */
+  private routerAds = new Map<string, RaResponder>();
+  /** Counts starts: a probe that outlived a restart does not act on the new sockets. */
+  private generation = 0;
+  /** Why an interface sends no Router Advertisements although the setting wants them (the service notice). */
+  private raNotices = new Map<string, string>();
 
   constructor(deps: DhcpServiceDeps, options: DhcpServiceOptions) {
     this.deps = deps;
@@ -228,12 +238,13 @@ export class DhcpService implements ManagedService {
     this.bound = [`udp 0.0.0.0:${ports.server}`, `udp 0.0.0.0:${ports.pxe}`, ...plans.flatMap((p) => [`udp ${p.address}:${ports.server} (${p.name}, ${p.mode})`, `udp ${p.address}:${ports.pxe} (${p.name})`])];
     this.sweepTimer = setInterval(() => this.sweep(), this.options.sweepMs ?? SWEEP_MS);
     this.sweepTimer.unref();
+    this.startRouterAdvertisements(plans);
     if (!probeFirst && this.serverPlans().length > 0) {
-      this.guard.recheck(this.serverPlans()).catch((err: unknown) => this.log.warn(`dhcp: rogue-DHCP probe after a network change failed: ${errorMessage(err)}`));
+      this.probeWhileServing(this.serverPlans(), 'after a network change');
     }
     const recheckMs = this.options.recheckMs ?? RECHECK_MS;
     if (recheckMs > 0) {
-      this.recheckTimer = setInterval(() => void this.guard.recheck(this.serverPlans()), recheckMs);
+      this.recheckTimer = setInterval(() => this.probeWhileServing(this.serverPlans(), 'periodic'), recheckMs);
       this.recheckTimer.unref();
     }
   }
@@ -243,6 +254,10 @@ export class DhcpService implements ManagedService {
     this.sweepTimer = null;
     if (this.recheckTimer) clearInterval(this.recheckTimer);
     this.recheckTimer = null;
+    this.generation += 1;
+    for (const responder of this.routerAds.values()) responder.stop();
+    this.routerAds.clear();
+    this.raNotices.clear();
     const sockets = [this.wildcard, this.wildcardPxe, ...this.serving.flatMap((s) => [s.socket, s.pxeSocket])].filter((s): s is dgram.Socket => !!s);
     this.wildcard = null;
     this.wildcardPxe = null;
@@ -264,7 +279,54 @@ export class DhcpService implements ManagedService {
 
   /** What the service waits for: each DHCP interface without a link or an address (`br0: no link (cable unplugged?)`). */
   notice(): string | null {
-    return this.deps.network.noticeFor(this.deps.settings.current().interfaces.filter((i) => i.mode !== 'off').map((i) => i.name));
+    const waiting = this.deps.network.noticeFor(this.deps.settings.current().interfaces.filter((i) => i.mode !== 'off').map((i) => i.name));
+    // Server-mode interfaces the guard keeps unserved (blocked at the start, or withdrawn while serving): its message says why and what to do.
+    const serverMode = new Set(this.deps.settings.current().interfaces.filter((i) => i.mode === 'server').map((i) => i.name));
+    const blocked = this.guard.status().interfaces.filter((v) => v.state === 'blocked' && serverMode.has(v.interface)).map((v) => v.message);
+    const notes = [waiting, ...blocked, ...this.raNotices.values()].filter((note): note is string => !!note);
+    return notes.length > 0 ? notes.join('; ') : null;
+  }
+
+  /**
+   * Router Advertisements (lifetime 0, no prefix, M=O=0) on the served
+   * interfaces the `ipv6_ra` setting names: `auto` server mode only — in
+   * proxy mode another router may own the segment, and iPXE takes the first
+   * RA it gets, so ours could hide that router's prefix and DHCPv6 flags;
+   * `always` proxy mode too. A socket that cannot open (no CAP_NET_RAW, no
+   * addon) is a notice, never a failure: DHCP serves as before.
+   */
+  private startRouterAdvertisements(plans: readonly { name: string; mode: Exclude<DhcpMode, 'off'> }[]): void {
+    const setting = this.deps.settings.current().ipv6_ra;
+    if (setting === 'off') return;
+    const open = this.options.icmpv6 ?? openIcmpv6;
+    const nics = this.deps.network.list();
+    for (const plan of plans) {
+      if (plan.mode === 'proxy' && setting !== 'always') continue;
+      const nic = nics.find((candidate) => candidate.name === plan.name);
+      if (nic?.internal) continue;
+      const responder = new RaResponder(plan.name, nic?.mac ?? null, {
+        open,
+        log: this.log,
+        ownAddresses: () => new Set(this.deps.network.list().flatMap((n) => n.addresses.filter((a) => a.family === 'ipv6').map((a) => a.address))),
+        onForeignRouter: (name, source) => {
+          const message = `${name}: another IPv6 router advertises here (${source}); sending no Router Advertisements on ${name}, iPXE follows that router`;
+          this.log.warn(`dhcp: ${message}`);
+          this.raNotices.set(name, message);
+        },
+      });
+      try {
+        responder.start();
+        this.routerAds.set(plan.name, responder);
+      } catch (err) {
+        const code = errnoCode(err);
+        const why = code === 'EPERM' || code === 'EACCES'
+          ? 'raw sockets are not permitted (run as root or grant CAP_NET_RAW)'
+          : errorMessage(err);
+        const message = `${plan.name}: no IPv6 Router Advertisements (${why}); iPXE waits for its IPv6 autoconfiguration timeout at each boot stage`;
+        this.log.warn(`dhcp: ${message}`);
+        this.raNotices.set(plan.name, message);
+      }
+    }
   }
 
   private bind(address: string, port: number, onMessage: (msg: Buffer, rinfo: dgram.RemoteInfo) => void): Promise<dgram.Socket> {
@@ -368,6 +430,43 @@ export class DhcpService implements ManagedService {
     this.guard.clientChoseOther(iface?.name ?? null, intToIpv4(client.serverId ?? 0), client.mac);
   }
 
+  /**
+   * Probes served server-mode interfaces while they are served; where another
+   * DHCP server answers (and `force` is off) server mode is withdrawn from
+   * that interface at once (docs/dhcp.md, "While serving").
+   */
+  private probeWhileServing(plans: readonly GuardPlan[], why: string): void {
+    if (plans.length === 0) return;
+    const generation = this.generation;
+    this.guard.recheck(plans).then(
+      (withdraw) => {
+        // A restart meanwhile probed (or will probe) again: its own verdicts hold.
+        if (generation !== this.generation) return;
+        for (const name of withdraw) void this.withdraw(name);
+      },
+      (err: unknown) => this.log.warn(`dhcp: rogue-DHCP probe ${why} failed: ${errorMessage(err)}`),
+    );
+  }
+
+  /** Stops answering DHCP on one interface (its sockets close, its RAs stop); TFTP, HTTP and the other interfaces go on. */
+  private async withdraw(name: string): Promise<void> {
+    const entry = this.serving.find((s) => s.name === name && s.mode === 'server');
+    if (!entry) return;
+    this.serving = this.serving.filter((s) => s !== entry);
+    this.bound = this.bound.filter((line) => !line.includes(`(${name}`));
+    this.routerAds.get(name)?.stop();
+    this.routerAds.delete(name);
+    this.raNotices.delete(name);
+    this.log.warn(`dhcp: ${this.guard.status().interfaces.find((v) => v.interface === name)?.message ?? `${name}: another DHCP server answers; server mode withdrawn`}`);
+    await Promise.all([entry.socket, entry.pxeSocket].map((socket) => new Promise<void>((resolve) => {
+      try {
+        socket.close(() => resolve());
+      } catch {
+        resolve();
+      }
+    })));
+  }
+
   /** The served server-mode interfaces (the periodic probe's targets). */
   private serverPlans(): GuardPlan[] {
     return this.serving.filter((s) => s.mode === 'server').map((s) => ({ name: s.name, address: s.address }));
@@ -453,10 +552,12 @@ export class DhcpService implements ManagedService {
       if (up && this.linkUp.get(nic.name) === false) newlyUp.add(nic.name);
       this.linkUp.set(nic.name, up);
     }
+    // A link just came up: announce at once (a client already soliciting is answered by its next RS anyway).
+    for (const name of newlyUp) this.routerAds.get(name)?.announce();
     const plans = this.serverPlans().filter((plan) => newlyUp.has(plan.name));
     if (plans.length === 0) return;
     for (const plan of plans) this.guard.forget(plan.name);
-    this.guard.recheck(plans).catch((err: unknown) => this.log.warn(`dhcp: rogue-DHCP probe after link-up failed: ${errorMessage(err)}`));
+    this.probeWhileServing(plans, 'after link-up');
   }
 
   /** The IPv4 addresses of the DHCP interfaces: a change means rebinding (a link coming up alone does not: the address was bound). */

@@ -134,23 +134,40 @@ export class RogueGuard {
   }
 
   /**
-   * The light periodic probe while serving (one DISCOVER per interface, which
-   * our own server ignores): a server that appeared after the start is a
-   * sighting and an event. Failures are only logged: the next round tries again.
+   * The probe while serving (on link-up, after a rebind for a network change,
+   * and the light periodic one: one DISCOVER per interface, which our own
+   * server ignores). A foreign server found is a sighting and an event, and
+   * the interface's verdict becomes `blocked` — returned, so the service
+   * withdraws server mode there (stops answering DHCP, keeps TFTP and HTTP) —
+   * or `forced` with `force`. Probe failures are only logged: the next round
+   * tries again.
    */
-  async recheck(plans: readonly GuardPlan[]): Promise<void> {
+  async recheck(plans: readonly GuardPlan[]): Promise<Set<string>> {
+    const withdraw = new Set<string>();
     const settings = this.deps.settings.current();
-    if (!settings.rogue_guard) return;
+    if (!settings.rogue_guard) return withdraw;
     await Promise.all(plans.map(async (plan) => {
       const nic = this.deps.network.list().find((candidate) => candidate.name === plan.name);
       if (nic?.internal) return;
+      let foreign: ForeignDhcpServer[];
+      const probedAt = new Date().toISOString();
       try {
-        const foreign = await this.prober({ interfaceName: plan.name, address: plan.address, mac: nic?.mac ?? null }, { timeoutMs: settings.rogue_probe_timeout_ms, ownAddresses: this.ownAddresses() });
-        for (const server of foreign) this.sighted(plan.name, server.server_id, 'probe', null, server, null);
+        foreign = await this.prober({ interfaceName: plan.name, address: plan.address, mac: nic?.mac ?? null }, { timeoutMs: settings.rogue_probe_timeout_ms, ownAddresses: this.ownAddresses() });
       } catch (err) {
-        this.deps.log.debug(`dhcp: periodic rogue-DHCP probe of ${plan.name} failed: ${errorMessage(err)}`);
+        this.deps.log.debug(`dhcp: rogue-DHCP probe of ${plan.name} while serving failed: ${errorMessage(err)}`);
+        return;
       }
+      if (foreign.length === 0) return;
+      // Read again: force may have been set while the probe listened.
+      const forced = this.deps.settings.current().force;
+      const verdict: GuardInterface = forced
+        ? { interface: plan.name, state: 'forced', probed_at: probedAt, foreign, message: `${describeForeign(plan.name, foreign)}; served anyway in server mode ("force": true) — clients may take either server's answer` }
+        : { interface: plan.name, state: 'blocked', probed_at: probedAt, foreign, message: blockedMessage(plan.name, foreign, true) };
+      this.verdicts = [...this.verdicts.filter((v) => v.interface !== plan.name), verdict];
+      if (!forced) withdraw.add(plan.name);
+      for (const server of foreign) this.sighted(plan.name, server.server_id, 'probe', null, server, verdict.state);
     }));
+    return withdraw;
   }
 
   status(now = Date.now()): DhcpGuardStatus {
@@ -219,7 +236,8 @@ export function describeForeign(interfaceName: string, foreign: readonly Foreign
   return `${interfaceName}: another DHCP server answers on this segment: ${servers.join('; ')}`;
 }
 
-function blockedMessage(interfaceName: string, foreign: readonly ForeignDhcpServer[]): string {
-  return `${describeForeign(interfaceName, foreign)}; not serving ${interfaceName} in server mode. Switch ${interfaceName} to proxy mode `
+function blockedMessage(interfaceName: string, foreign: readonly ForeignDhcpServer[], whileServing = false): string {
+  const what = whileServing ? `server mode on ${interfaceName} withdrawn (no DHCP answers there; TFTP and HTTP still serve)` : `not serving ${interfaceName} in server mode`;
+  return `${describeForeign(interfaceName, foreign)}; ${what}. Switch ${interfaceName} to proxy mode `
     + `(its "mode": "proxy" in PUT /api/v1/services/dhcp) to boot machines beside that server, or set "force": true to serve anyway.`;
 }

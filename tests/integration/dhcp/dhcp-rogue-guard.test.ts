@@ -175,9 +175,11 @@ describe.skipIf(skip)('rogue-DHCP guard beside dnsmasq', () => {
 /*
  * A cable that gets its link after the start (docs/dhcp.md, "On link-up"):
  * the interface is served at once, and probed again while served; the
- * foreign server at the other end shows as a sighting and an event.
+ * foreign server at the other end is a sighting and an event, and server
+ * mode is withdrawn from that interface (no DHCP answers there) until the
+ * next start; `force` serves it anyway.
  *
- *   srv [Bootwright, eth0 10.77.0.2] ── veth ── lan [dnsmasq 10.77.0.1] (down until the test plugs it in)
+ *   srv [Bootwright, eth0 10.77.0.2] ── veth ── lan [dnsmasq 10.77.0.1; udhcpc] (down until the test plugs it in)
  */
 describe.skipIf(skip)('rogue-DHCP guard on link-up', () => {
   let lab: NetLab;
@@ -185,6 +187,13 @@ describe.skipIf(skip)('rogue-DHCP guard on link-up', () => {
   let lanServer: Netns;
   let dnsmasq: ChildProcess;
   let work: { dir: string; remove: () => Promise<void> };
+
+  const startDnsmasq = async () => {
+    // --no-ping: it offers at once (the probe listens PROBE_MS).
+    dnsmasq = lanServer.spawn('dnsmasq', ['--no-daemon', '--port=0', '--interface=eth0', '--no-ping', '--dhcp-range=10.77.0.50,10.77.0.60,1h', `--dhcp-leasefile=${path.join(work.dir, 'dnsmasq.leases')}`, '--log-dhcp']);
+    await waitForOutput(dnsmasq, /DHCP, IP range/);
+  };
+  const dhcpService = async () => (await server.must<(ServiceView & { listen: string[]; notice: string | null })[]>('GET', '/services')).find((s) => s.name === 'dhcp');
 
   beforeAll(async () => {
     work = await tempDir('bw-dhcp-rogue-link-');
@@ -201,9 +210,7 @@ describe.skipIf(skip)('rogue-DHCP guard on link-up', () => {
       subnets: [subnet('10.77.0.0/24', [{ start: '10.77.0.100', end: '10.77.0.199' }])],
       rogue_probe_timeout_ms: PROBE_MS,
     });
-    // --no-ping: it offers at once (the probe listens PROBE_MS).
-    dnsmasq = lanServer.spawn('dnsmasq', ['--no-daemon', '--port=0', '--interface=eth0', '--no-ping', '--dhcp-range=10.77.0.50,10.77.0.60,1h', `--dhcp-leasefile=${path.join(work.dir, 'dnsmasq.leases')}`, '--log-dhcp']);
-    await waitForOutput(dnsmasq, /DHCP, IP range/);
+    await startDnsmasq();
   }, 120_000);
 
   afterAll(async () => {
@@ -212,10 +219,11 @@ describe.skipIf(skip)('rogue-DHCP guard on link-up', () => {
     await work?.remove();
   });
 
-  it('serves the link-down interface from the start, and probes it again when the link comes up: dnsmasq is sighted, the interface stays served', async () => {
+  it('serves the link-down interface from the start; on link-up the probe sights dnsmasq and withdraws server mode from it', async () => {
     const before = await server.must<GuardView>('GET', '/dhcp/guard');
     expect(before.interfaces).toEqual([expect.objectContaining({ interface: 'eth0', state: 'clear' })]);
     expect(before.sightings).toEqual([]);
+    expect((await dhcpService())?.listen).toContain('udp 10.77.0.2:67 (eth0, server)');
     await lanServer.ip('link', 'set', 'eth0', 'up');
     let sightings: GuardView['sightings'] = [];
     for (let i = 0; i < 100 && sightings.length === 0; i += 1) {
@@ -224,7 +232,34 @@ describe.skipIf(skip)('rogue-DHCP guard on link-up', () => {
     }
     expect(sightings).toEqual([expect.objectContaining({ interface: 'eth0', server_id: '10.77.0.1', how: 'probe' })]);
     const events = await server.must<EventView[]>('GET', '/events?kind=dhcp.foreign_server');
-    expect(events.some((event) => event.detail.how === 'probe' && event.detail.server_id === '10.77.0.1')).toBe(true);
-    expect((await server.must<ServiceView[]>('GET', '/services')).find((s) => s.name === 'dhcp')?.state).toBe('running');
+    expect(events.some((event) => event.detail.how === 'probe' && event.detail.server_id === '10.77.0.1' && event.detail.verdict === 'blocked')).toBe(true);
+    let service = await dhcpService();
+    for (let i = 0; i < 50 && service?.listen.some((line) => line.includes('(eth0')); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      service = await dhcpService();
+    }
+    // Withdrawn, not stopped: the service runs (TFTP and HTTP too), eth0's DHCP sockets are closed, the notice says why.
+    expect(service?.state).toBe('running');
+    expect(service?.listen.filter((line) => line.includes('(eth0'))).toEqual([]);
+    expect(service?.notice).toContain('server mode on eth0 withdrawn');
+    expect((await server.must<GuardView>('GET', '/dhcp/guard')).interfaces).toEqual([expect.objectContaining({ interface: 'eth0', state: 'blocked' })]);
+  }, 60_000);
+
+  it('once withdrawn, a client on that segment gets no answer from us', async () => {
+    const exited = new Promise((resolve) => dnsmasq.once('exit', resolve));
+    dnsmasq.kill('SIGTERM');
+    await exited;
+    const lease = await lanServer.run('udhcpc', ['-i', 'eth0', '-f', '-q', '-n', '-t', '3', '-T', '1', '-s', '/bin/true'], { timeoutMs: 30_000 });
+    expect(lease.stderr).not.toMatch(/obtained/);
+    expect(lease.code).not.toBe(0);
+  }, 60_000);
+
+  it('force serves it again beside dnsmasq', async () => {
+    await startDnsmasq();
+    await server.must('PUT', '/services/dhcp', { force: true });
+    const service = await dhcpService();
+    expect(service?.state).toBe('running');
+    expect(service?.listen).toContain('udp 10.77.0.2:67 (eth0, server)');
+    expect((await server.must<GuardView>('GET', '/dhcp/guard')).interfaces).toEqual([expect.objectContaining({ interface: 'eth0', state: 'forced' })]);
   }, 60_000);
 });

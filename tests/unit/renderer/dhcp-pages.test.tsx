@@ -42,7 +42,7 @@ describe('DHCP pages over the typed client', () => {
   });
 
   it('shows another DHCP server that keeps an interface out of server mode, and switches it to proxy mode in one click', async () => {
-    const settings = { interfaces: [{ name: 'eth0', mode: 'server' }, { name: 'eth1', mode: 'proxy' }], subnets: [], default_lease_time_seconds: 3600, authoritative: true, ping_check: false, decline_quarantine_seconds: 86400, access_mode: 'open', rogue_guard: true, rogue_probe_timeout_ms: 3500, force: false };
+    const settings = { interfaces: [{ name: 'eth0', mode: 'server' }, { name: 'eth1', mode: 'proxy' }], subnets: [], default_lease_time_seconds: 3600, authoritative: true, ping_check: false, decline_quarantine_seconds: 86400, access_mode: 'open', rogue_guard: true, rogue_probe_timeout_ms: 3500, force: false, ipv6_ra: 'auto' };
     const router = { server_id: '192.168.88.1', source_ip: '192.168.88.1', mac: null, offered_ip: '192.168.88.120', subnet_mask: '255.255.255.0', router: '192.168.88.1', lease_seconds: 3600 };
     const fake = renderApp('/services/dhcp', {
       'GET /api/v1/services/dhcp': () => ok(settings),

@@ -75,6 +75,7 @@ describe('DHCP form model', () => {
     rogue_guard: true,
     rogue_probe_timeout_ms: 1500,
     force: false,
+    ipv6_ra: 'auto',
   };
 
   it('round-trips the settings through the form (without access_mode, every detected interface listed)', () => {

@@ -196,6 +196,26 @@ export function DhcpSettingsForm({ settings, interfaces }: { settings: DhcpSetti
           <Switch mt="sm" label="Serve in server mode even where another DHCP server answers (force)" disabled={readOnly} {...form.getInputProps('force', { type: 'checkbox' })} />
         </Card>
 
+        <Card withBorder>
+          <Title order={4} mb="xs">
+            IPv6 Router Advertisements
+          </Title>
+          <Text size="sm" c="dimmed" mb="sm">
+            iPXE waits for IPv6 autoconfiguration at every boot stage when no IPv6 router answers. An advertisement that says &quot;no default router, no prefix,
+            no DHCPv6&quot; ends that wait at once and changes nothing else. Automatic: on server-mode interfaces only (in proxy mode another router may own the
+            segment), and never where another router advertises.
+          </Text>
+          <SegmentedControl
+            disabled={readOnly}
+            data={[
+              { value: 'auto', label: 'Automatic (server mode)' },
+              { value: 'always', label: 'Server and proxy mode' },
+              { value: 'off', label: 'Off' },
+            ]}
+            {...form.getInputProps('ipv6_ra')}
+          />
+        </Card>
+
         {!readOnly && <SettingsSaveBar sticky dirty={form.isDirty()} saving={save.isPending} onDiscard={() => form.reset()} saveLabel="Save DHCP settings" />}
       </Stack>
     </form>

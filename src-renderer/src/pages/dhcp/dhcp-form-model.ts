@@ -7,6 +7,7 @@ import {
   type DhcpMode,
   type DhcpSettings,
   type DhcpSubnet,
+  type Ipv6RaMode,
 } from '@contracts/dhcp';
 import { Value } from 'typebox/value';
 import { isIPv4, isNetworkCidr } from '../../validators.js';
@@ -41,6 +42,7 @@ export interface DhcpForm {
   rogue_guard: boolean;
   rogue_probe_timeout_ms: number | string;
   force: boolean;
+  ipv6_ra: Ipv6RaMode;
 }
 
 const list = (text: string) => text.split(/[\s,]+/).filter((item) => item !== '');
@@ -133,6 +135,7 @@ export function settingsToForm(settings: DhcpSettings, detected: readonly string
     rogue_guard: settings.rogue_guard,
     rogue_probe_timeout_ms: settings.rogue_probe_timeout_ms,
     force: settings.force,
+    ipv6_ra: settings.ipv6_ra,
   };
 }
 
@@ -148,10 +151,11 @@ export function settingsFromForm(form: DhcpForm): Omit<DhcpSettings, 'access_mod
     rogue_guard: form.rogue_guard,
     rogue_probe_timeout_ms: Number(form.rogue_probe_timeout_ms),
     force: form.force,
+    ipv6_ra: form.ipv6_ra,
   };
 }
 
-const FORM_FIELDS: ReadonlySet<string> = new Set(['subnets', 'default_lease_time_seconds', 'authoritative', 'ping_check', 'decline_quarantine_seconds', 'rogue_guard', 'rogue_probe_timeout_ms', 'force']);
+const FORM_FIELDS: ReadonlySet<string> = new Set(['subnets', 'default_lease_time_seconds', 'authoritative', 'ping_check', 'decline_quarantine_seconds', 'rogue_guard', 'rogue_probe_timeout_ms', 'force', 'ipv6_ra']);
 
 /** An API field path → the form field that shows it (list fields are one text input here). */
 export function dhcpErrorPath(path: string): string | null {

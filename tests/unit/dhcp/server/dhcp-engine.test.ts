@@ -286,6 +286,13 @@ describe('PXE boot information', () => {
     const [offer] = await kit.handle(request(MAC_A, DISCOVER, [opt.vendorClass('PXEClient:Arch:00007:UNDI:003016'), opt.userClass('iPXE'), opt.arch(7)]));
     expect(offer!.packet.file).toBe('http://10.50.0.1:8080/boot/ipxe/entry.ipxe');
     expect(optionText(offer!.packet, OPT.BOOTFILE_NAME)).toBe('http://10.50.0.1:8080/boot/ipxe/entry.ipxe');
+    // iPXE's no-pxedhcp (175.176 = 1): it REQUESTs at once instead of waiting 2 s for ProxyDHCP offers.
+    expect(findOption(offer!.packet, OPT.IPXE_ENCAP)).toEqual(Buffer.from([176, 1, 1]));
+  });
+
+  it('a PXE ROM that is not iPXE gets no iPXE options', async () => {
+    const [offer] = await kit.handle(request(MAC_A, DISCOVER, [opt.vendorClass('PXEClient:Arch:00007:UNDI:003016'), opt.arch(7)]));
+    expect(findOption(offer!.packet, OPT.IPXE_ENCAP)).toBeUndefined();
   });
 
   it('UEFI HTTP boot: an http URL and option 60 HTTPClient', async () => {

@@ -118,11 +118,22 @@ describe('foreign servers seen while serving', () => {
     expect(sightings.find((s) => s.server_id === '10.0.0.1')).toMatchObject({ interface: null, count: 1 });
   });
 
-  it('the periodic recheck records what the probe finds, skipping loopback', async () => {
+  it('a probe while serving that finds another server blocks the interface (to withdraw), records it, skips loopback', async () => {
     const { guard, events, probed } = kit({}, { eth0: [ROUTER] });
-    await guard.recheck([{ name: 'eth0', address: '192.168.88.2' }, { name: 'lo', address: '127.0.0.1' }]);
-    expect(probed.map((p) => p.name)).toEqual(['eth0']);
+    const withdraw = await guard.recheck([{ name: 'eth0', address: '192.168.88.2' }, { name: 'eth1', address: '10.9.0.1' }, { name: 'lo', address: '127.0.0.1' }]);
+    expect([...withdraw]).toEqual(['eth0']);
+    expect(probed.map((p) => p.name)).toEqual(['eth0', 'eth1']);
     expect(guard.status().sightings).toEqual([expect.objectContaining({ interface: 'eth0', how: 'probe', server: ROUTER })]);
-    expect(events[0]?.detail).toMatchObject({ how: 'probe', verdict: null });
+    expect(guard.status().interfaces).toEqual([expect.objectContaining({ interface: 'eth0', state: 'blocked' })]);
+    expect(guard.status().interfaces[0]!.message).toContain('server mode on eth0 withdrawn');
+    expect(guard.blockedNow()).toEqual(new Set(['eth0']));
+    expect(events[0]).toMatchObject({ message: expect.stringContaining('not serving it in server mode'), detail: { how: 'probe', verdict: 'blocked' } });
+  });
+
+  it('with force, a probe while serving reports the other server but withdraws nothing', async () => {
+    const { guard, events } = kit({ force: true }, { eth0: [ROUTER] });
+    expect([...(await guard.recheck([{ name: 'eth0', address: '192.168.88.2' }]))]).toEqual([]);
+    expect(guard.status().interfaces).toEqual([expect.objectContaining({ interface: 'eth0', state: 'forced' })]);
+    expect(events[0]?.detail).toMatchObject({ how: 'probe', verdict: 'forced' });
   });
 });
