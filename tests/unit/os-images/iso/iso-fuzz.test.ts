@@ -47,6 +47,12 @@ async function metadataRegions(file: string): Promise<Region[]> {
   try {
     const set = await readDescriptorSet(source);
     const regions: Region[] = [{ kind: 'descriptor', offset: 16 * 2048, length: 6 * 2048 }];
+    // The fields the reader decodes in each descriptor: header, volume size, block size, root record, boot catalog pointer.
+    for (let sector = 16; sector < 22; sector += 1) {
+      for (const [at, length] of [[0, 7], [71, 4], [80, 8], [88, 3], [128, 4], [156, 34]] as const) {
+        regions.push({ kind: 'descriptor', offset: sector * 2048 + at, length });
+      }
+    }
     if (set.bootCatalogSector !== null) regions.push({ kind: 'catalog', offset: set.bootCatalogSector * 2048, length: 2048 });
     const seen = new Set<number>();
     const visit = async (block: number, length: number, susp: boolean): Promise<void> => {
@@ -90,7 +96,11 @@ function mutationsFor(random: () => number, regions: readonly Region[]): Mutatio
   const mutations: Mutation[] = [];
   const count = 1 + Math.floor(random() * 4);
   for (let n = 0; n < count; n += 1) {
-    const region = regions[Math.floor(random() * regions.length)] ?? regions[0];
+    // A kind first (each as likely), then one of its regions.
+    const kinds = ['descriptor', 'directory', 'susp', 'catalog'] as const;
+    const kind = kinds[Math.floor(random() * kinds.length)];
+    const ofKind = regions.filter((region) => region.kind === kind);
+    const region = ofKind[Math.floor(random() * ofKind.length)] ?? regions[0];
     if (!region) break;
     const offset = region.offset + Math.floor(random() * Math.max(1, region.length));
     const choice = random();
