@@ -2,7 +2,8 @@ import { normaliseTreePath, TreeError, type ByteExtent, type TreeNode } from '..
 import type { OpenedImage } from '../image-ports.js';
 import type { IsoInfo } from '../os-images-contract.js';
 import { DirectoryCache, type ParsedDirectory } from './directory-cache.js';
-import { readDirectory, type IsoEntry, type TreeLayout } from './iso-directory.js';
+import type { DirectoryExtent, IsoEntry } from './iso-directory.js';
+import type { IsoSource } from './iso-source.js';
 import { DIRECTORY_CACHE_ENTRIES, MAX_DEPTH, MAX_READ_BYTES } from './iso-limits.js';
 
 interface Located {
@@ -20,15 +21,20 @@ interface Located {
  * them). A directory whose extent is already on the path is a cycle (LOOP);
  * paths deeper than MAX_DEPTH are refused (LOOP).
  */
+/** Reads one directory's entries (ISO 9660 records or UDF file identifiers). */
+export type DirectoryReader = (directory: DirectoryExtent, dirPath: string) => Promise<IsoEntry[]>;
+
 export class IsoTree implements OpenedImage {
-  readonly kind = 'iso9660';
   private readonly cache = new DirectoryCache(DIRECTORY_CACHE_ENTRIES);
   private closed = false;
 
+  /** `kind`: 'iso9660', or 'udf' when the files are read from a UDF bridge's UDF side. */
   constructor(
     readonly info: IsoInfo,
-    private readonly layout: TreeLayout,
+    private readonly source: IsoSource,
     private readonly root: IsoEntry,
+    private readonly readDirectory: DirectoryReader,
+    readonly kind: 'iso9660' | 'udf' = 'iso9660',
   ) {}
 
   async stat(path: string): Promise<TreeNode | null> {
@@ -59,7 +65,7 @@ export class IsoTree implements OpenedImage {
       if (from < sectionEnd) {
         const within = from - sectionStart;
         const count = Math.min(wanted - filled, extent.length - within);
-        await this.layout.source.readInto(buffer, filled, extent.offset + within, count, 'file data', treePath);
+        await this.source.readInto(buffer, filled, extent.offset + within, count, 'file data', treePath);
         filled += count;
       }
       sectionStart = sectionEnd;
@@ -69,21 +75,21 @@ export class IsoTree implements OpenedImage {
 
   async extents(path: string): Promise<ByteExtent[]> {
     const { entry, path: treePath } = await this.requireFile(path);
-    return this.checkedExtents(entry, treePath).map((extent) => ({ file: this.layout.source.file, offset: extent.offset, length: extent.length }));
+    return this.checkedExtents(entry, treePath).map((extent) => ({ file: this.source.file, offset: extent.offset, length: extent.length }));
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.cache.clear();
-    await this.layout.source.close();
+    await this.source.close();
   }
 
   private checkedExtents(entry: IsoEntry, treePath: string): IsoEntry['extents'] {
     if (entry.unreadable) throw new TreeError('UNSUPPORTED', treePath, `${treePath}: ${entry.unreadable}`);
     for (const extent of entry.extents) {
-      if (!this.layout.source.contains(extent.offset, extent.length)) {
-        throw new TreeError('CORRUPT', treePath, `${treePath}: its data (${extent.length} bytes at ${extent.offset}) lies outside the ${this.layout.source.size}-byte file`);
+      if (!this.source.contains(extent.offset, extent.length)) {
+        throw new TreeError('CORRUPT', treePath, `${treePath}: its data (${extent.length} bytes at ${extent.offset}) lies outside the ${this.source.size}-byte file`);
       }
     }
     return entry.extents;
@@ -109,7 +115,7 @@ export class IsoTree implements OpenedImage {
     if (entry.type !== 'directory' || !entry.directory) throw new TreeError('NOT_DIRECTORY', path, `${path} is not a directory`);
     const extent = entry.directory;
     if (located.ancestors.has(extent.offset)) throw new TreeError('LOOP', path, `${path}: the directory contains itself (a cycle in the image)`);
-    return this.cache.get(extent.offset, () => readDirectory(this.layout, extent, path));
+    return this.cache.get(extent.offset, () => this.readDirectory(extent, path));
   }
 
   private async locate(input: string): Promise<Located | null> {

@@ -4,10 +4,12 @@ import type { OpenedImage } from '../image-ports.js';
 import type { IsoInfo } from '../os-images-contract.js';
 import { decodeDirectoryRecord } from './directory-record.js';
 import { readBootCatalog } from './el-torito.js';
-import type { IsoEntry, TreeLayout } from './iso-directory.js';
+import { readDirectory, type IsoEntry, type TreeLayout } from './iso-directory.js';
 import { ROOT_NODE_ID, SECTOR_BYTES } from './iso-limits.js';
 import { IsoSource } from './iso-source.js';
-import { IsoTree } from './iso-tree.js';
+import { IsoTree, type DirectoryReader } from './iso-tree.js';
+import { readUdfDirectory, udfRootExtent } from './udf-directory.js';
+import { readUdfVolume, type UdfVolume } from './udf-volume.js';
 import { rockRidgeAttributes, RRIP_IDENTIFIERS, RRIP_SIGNATURES, type RockRidgeAttributes } from './rock-ridge.js';
 import { extensionIdentifier, sharingProtocolSkip, suspEntries } from './susp.js';
 import { NotAnIsoError, readDescriptorSet, type VolumeDescriptor } from './volume-descriptors.js';
@@ -40,8 +42,20 @@ async function probeRockRidge(source: IsoSource, primary: VolumeDescriptor): Pro
 
 interface Inspection {
   info: IsoInfo;
-  layout: TreeLayout;
+  source: IsoSource;
   root: IsoEntry;
+  readDirectory: DirectoryReader;
+  kind: 'iso9660' | 'udf';
+}
+
+/** The UDF side of a bridge image, when it can be read (its root directory included). */
+async function probeUdf(source: IsoSource, fallbackMtimeMs: number): Promise<{ volume: UdfVolume; root: IsoEntry }> {
+  const volume = await readUdfVolume(source);
+  const extent = udfRootExtent(volume);
+  // Reading the root now turns an unreadable UDF side into a fallback, not a broken tree.
+  await readUdfDirectory(volume, extent, '', fallbackMtimeMs);
+  const root: IsoEntry = { name: '', type: 'directory', size: 0, mtimeMs: fallbackMtimeMs, mode: 0o555, id: ROOT_NODE_ID, extents: [], directory: extent };
+  return { volume, root };
 }
 
 async function inspect(source: IsoSource): Promise<Inspection> {
@@ -56,8 +70,20 @@ async function inspect(source: IsoSource): Promise<Inspection> {
   if (volumeBytes > source.size) {
     limitations.push(`the file is truncated: ${source.size} of the volume's ${volumeBytes} bytes are present, so files beyond its end cannot be read`);
   }
-  if (descriptors.udf) {
-    limitations.push('UDF-bridge image: only its ISO 9660 side is read (Rock Ridge/Joliet names); UDF itself is not read, so files recorded only in UDF are not visible');
+  const fallbackMtimeMs = primary.createdAt ?? 0;
+  // A UDF bridge without Rock Ridge (Windows media: their ISO 9660 side may hold only a README) is read through UDF.
+  let udf: { volume: UdfVolume; root: IsoEntry } | null = null;
+  if (descriptors.udf && !rockRidge) {
+    try {
+      udf = await probeUdf(source, fallbackMtimeMs);
+      limitations.push('UDF-bridge image: files are read from its UDF side (ECMA-167, type 1 partitions); its ISO 9660/Joliet side is not used');
+    } catch (err) {
+      limitations.push(
+        `UDF-bridge image: its UDF side could not be read (${err instanceof Error ? err.message : String(err)}), so only its ISO 9660 side is read and files recorded only in UDF are not visible`,
+      );
+    }
+  } else if (descriptors.udf) {
+    limitations.push('UDF-bridge image: only its ISO 9660 side is read (Rock Ridge names); UDF itself is not read, so files recorded only in UDF are not visible');
   }
   let elTorito: IsoInfo['el_torito'] = [];
   if (descriptors.bootCatalogSector !== null) {
@@ -71,10 +97,9 @@ async function inspect(source: IsoSource): Promise<Inspection> {
   }
   // Names: Rock Ridge, else Joliet, else ISO 9660 (lower-cased, versions dropped).
   const tree = rockRidge ? primary : (joliet ?? primary);
-  if (!rockRidge && !joliet) {
+  if (!rockRidge && !joliet && !udf) {
     limitations.push('plain ISO 9660 names (no Rock Ridge or Joliet): names are shown in lower case without version numbers; no symlinks or POSIX permissions');
   }
-  const fallbackMtimeMs = primary.createdAt ?? 0;
   const layout: TreeLayout = {
     source,
     blockSize: tree.blockSize,
@@ -106,7 +131,11 @@ async function inspect(source: IsoSource): Promise<Inspection> {
     el_torito: elTorito,
     limitations,
   };
-  return { info, layout, root };
+  if (udf) {
+    const { volume } = udf;
+    return { info, source, root: udf.root, kind: 'udf', readDirectory: (directory, dirPath) => readUdfDirectory(volume, directory, dirPath, fallbackMtimeMs) };
+  }
+  return { info, source, root, kind: 'iso9660', readDirectory: (directory, dirPath) => readDirectory(layout, directory, dirPath) };
 }
 
 function unreadable(file: string, err: unknown): AppError {
@@ -160,8 +189,8 @@ export function openIso(file: string): Promise<OpenedImage> {
   return withSource(
     file,
     async (source) => {
-      const { info, layout, root } = await inspect(source);
-      return new IsoTree(info, layout, root);
+      const { info, root, readDirectory: reader, kind } = await inspect(source);
+      return new IsoTree(info, source, root, reader, kind);
     },
     true,
   );

@@ -36,7 +36,7 @@ function prng(seed: number): () => number {
 }
 
 interface Region {
-  kind: 'descriptor' | 'directory' | 'susp' | 'catalog';
+  kind: 'descriptor' | 'directory' | 'susp' | 'catalog' | 'udf';
   offset: number;
   length: number;
 }
@@ -87,6 +87,26 @@ async function metadataRegions(file: string): Promise<Region[]> {
   }
 }
 
+/** UDF structures of a bridge image: the anchor, the volume descriptor sequence, and every sector with a file set, file entry or file identifier tag. */
+async function udfRegions(file: string): Promise<Region[]> {
+  const source = await IsoSource.open(file);
+  try {
+    const regions: Region[] = [];
+    const anchor = await source.read(256 * 2048, 2048, 'anchor');
+    regions.push({ kind: 'udf', offset: 256 * 2048, length: 32 });
+    const vds = anchor.readUInt32LE(20);
+    for (let sector = vds; sector < vds + 8; sector += 1) regions.push({ kind: 'udf', offset: sector * 2048, length: 512 });
+    const last = Math.min(Math.floor(source.size / 2048), 256 + 400);
+    for (let sector = 257; sector < last; sector += 1) {
+      const tag = (await source.read(sector * 2048, 2, 'tag')).readUInt16LE(0);
+      if ([256, 257, 261, 266].includes(tag)) regions.push({ kind: 'udf', offset: sector * 2048, length: 256 });
+    }
+    return regions;
+  } finally {
+    await source.close();
+  }
+}
+
 interface Mutation {
   offset: number;
   bytes: Buffer;
@@ -97,7 +117,7 @@ function mutationsFor(random: () => number, regions: readonly Region[]): Mutatio
   const count = 1 + Math.floor(random() * 4);
   for (let n = 0; n < count; n += 1) {
     // A kind first (each as likely), then one of its regions.
-    const kinds = ['descriptor', 'directory', 'susp', 'catalog'] as const;
+    const kinds = [...new Set(regions.map((region) => region.kind))];
     const kind = kinds[Math.floor(random() * kinds.length)];
     const ofKind = regions.filter((region) => region.kind === kind);
     const region = ofKind[Math.floor(random() * ofKind.length)] ?? regions[0];
@@ -254,6 +274,62 @@ describe.skipIf(!haveXorriso)('ISO 9660 reader on corrupted images', () => {
     // The image is intact again: it opens and reads.
     const tree = await openIso(file);
     try {
+      expect((await tree.read('a.txt', 0, 10)).toString()).toBe('hello');
+    } finally {
+      await tree.close();
+    }
+  }, 120_000);
+});
+
+const haveGenisoimage = isoToolPresent('genisoimage', 'the UDF reader fuzz test');
+const UDF_ROUNDS = Math.ceil(ROUNDS / 3);
+
+describe.skipIf(!haveGenisoimage)('UDF reader on corrupted bridge images', () => {
+  let work = '';
+  let file = '';
+  let regions: Region[] = [];
+
+  beforeAll(async () => {
+    work = await makeIsoWorkDir('bw-udf-fuzz-');
+    file = await buildIso(work, 'udf-fuzz.iso', {
+      udf: true,
+      joliet: true,
+      rockRidge: false,
+      entries: [
+        { kind: 'file', path: 'sources/boot.wim', content: 'wim' },
+        { kind: 'file', path: 'a.txt', content: 'hello' },
+        { kind: 'file', path: 'x/y/z/deep.txt', content: 'deep' },
+      ],
+    });
+    regions = await udfRegions(file);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it(`ends every one of ${UDF_ROUNDS} mutated UDF images in a TreeError or AppError`, async () => {
+    expect(regions.length).toBeGreaterThan(5);
+    const random = prng(SEED ^ 0x0d0f);
+    const handle = await open(file, 'r+');
+    outcomes.clear();
+    try {
+      for (let round = 0; round < UDF_ROUNDS; round += 1) {
+        const mutations = mutationsFor(random, regions);
+        const undo = await apply(handle, mutations);
+        try {
+          await exercise(file, `UDF seed ${SEED} round ${round} (${mutations.map((m) => `${m.offset}:${m.bytes.toString('hex')}`).join(' ')})`);
+        } finally {
+          await apply(handle, undo);
+        }
+      }
+    } finally {
+      await handle.close();
+    }
+    console.log(`UDF fuzz (seed ${SEED}, ${UDF_ROUNDS} rounds): ${[...outcomes].map(([outcome, n]) => `${outcome} ${n}`).join(', ')}`);
+    const tree = await openIso(file);
+    try {
+      expect(tree.kind).toBe('udf');
       expect((await tree.read('a.txt', 0, 10)).toString()).toBe('hello');
     } finally {
       await tree.close();
