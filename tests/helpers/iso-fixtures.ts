@@ -1,4 +1,4 @@
-import { chmod, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -103,10 +103,7 @@ async function stageEntries(root: string, entries: readonly IsoFixtureEntry[], g
     }
     await writeFile(at, entry.content ?? '');
     if (entry.mode !== undefined) await chmod(at, entry.mode);
-    if (entry.mtime) {
-      const { utimes } = await import('node:fs/promises');
-      await utimes(at, entry.mtime, entry.mtime);
-    }
+    if (entry.mtime) await utimes(at, entry.mtime, entry.mtime);
   }
 }
 

@@ -14,7 +14,8 @@ interface Located {
 }
 
 /**
- * An ISO image as a ReadOnlyTree. Paths are looked up directory by
+ * An ISO image as a ReadOnlyTree, over its ISO 9660 directories or its UDF
+ * side (the DirectoryReader decides). Paths are looked up directory by
  * directory from the root (parsed directories cached); a name matches
  * exactly, else case-insensitively when only one entry matches (plain ISO
  * 9660 and Joliet names are case-insensitive on the systems that write
