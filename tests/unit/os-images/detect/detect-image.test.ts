@@ -21,7 +21,7 @@ import {
   WINDOWS_11,
   WINDOWS_PLAIN_ISO9660,
   WINDOWS_UDF_ONLY,
-} from './media.js';
+} from '../../../helpers/os-media.js';
 
 type Query = Parameters<CatalogLookup>[0];
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { detectImage, MAX_CONFIG_FILES, MAX_TEXT_BYTES } from '../../../../src-main/os-images/detect/index.js';
 import { DetectionSchema, type Detection } from '../../../../src-main/os-images/os-images-contract.js';
 import { memoryTree, type MemoryEntry, type MemoryTree } from '../../../helpers/memory-tree.js';
-import { DEBIAN_NETINST, isoInfo, ROCKY_DVD } from './media.js';
+import { DEBIAN_NETINST, isoInfo, ROCKY_DVD } from '../../../helpers/os-media.js';
 
 /*
  * Media built to hurt a detector: configs of megabytes, binary garbage

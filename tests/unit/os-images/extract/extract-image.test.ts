@@ -9,7 +9,7 @@ import { extractImage, type ExtractResult } from '../../../../src-main/os-images
 import type { ExtractProgress, ExtractRequest } from '../../../../src-main/os-images/image-ports.js';
 import type { Detection, ExtractMode } from '../../../../src-main/os-images/os-images-contract.js';
 import { memoryTree, memoryTreeOnDisk, type MemoryEntry, type MemoryTree } from '../../../helpers/memory-tree.js';
-import { DEBIAN_NETINST, isoInfo, WINDOWS_11 } from '../detect/media.js';
+import { DEBIAN_NETINST, isoInfo, WINDOWS_11 } from '../../../helpers/os-media.js';
 
 let work: string;
 beforeAll(async () => {

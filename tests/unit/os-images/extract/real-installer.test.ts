@@ -8,7 +8,7 @@ import { detectImage } from '../../../../src-main/os-images/detect/index.js';
 import { extractImage } from '../../../../src-main/os-images/extract/index.js';
 import type { ExtractProgress } from '../../../../src-main/os-images/image-ports.js';
 import { folderBackedTree } from '../../../helpers/memory-tree.js';
-import { isoInfo } from '../detect/media.js';
+import { isoInfo } from '../../../helpers/os-media.js';
 
 /*
  * The real Debian 12 installer's kernel and initrd (package

@@ -1,5 +1,5 @@
-import type { IsoInfo } from '../../../../src-main/os-images/os-images-contract.js';
-import type { MemoryEntry } from '../../../helpers/memory-tree.js';
+import type { IsoInfo } from '../../src-main/os-images/os-images-contract.js';
+import type { MemoryEntry } from './memory-tree.js';
 
 /*
  * The files detection reads, laid out as the real install media carry them
