@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { parseRange } from '../boot-files/index.js';
 import { AppError } from '../core/errors.js';
@@ -155,39 +155,38 @@ export function osImageRoutes(deps: OsImageRouteDeps): FastifyPluginAsync {
       },
     );
 
-    app.get<{ Params: Static<typeof IdParams> }>(
-      '/os-images/:id/file',
-      {
-        config: { access: 'viewer' },
-        schema: {
-          tags,
-          summary: 'Download the image file (Range, If-None-Match and HEAD supported)',
-          params: IdParams,
-          response: { 200: Type.String({ description: 'The image file' }), 206: Type.String({ description: 'A byte range of the image file' }) },
-        },
-      },
-      async (request, reply) => {
-        const image = images.require(request.params.id);
-        const info = await stat(image.path).catch(() => null);
-        if (!info?.isFile()) throw new AppError('NOT_FOUND', `the file of OS image ${image.name} is missing (${FILE_MISSING}): ${image.path}`);
-        const etag = image.sha256 ? `"${image.sha256}"` : `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-        reply
-          .header('etag', etag)
-          .header('accept-ranges', 'bytes')
-          .header('last-modified', info.mtime.toUTCString())
-          .header('content-disposition', `attachment; filename="${image.file_name}"`)
-          .type('application/octet-stream');
-        if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-        const ifRange = request.headers['if-range'];
-        const range = ifRange !== undefined && ifRange !== etag ? null : parseRange(request.headers.range, info.size);
-        if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${info.size}`).send();
-        if (range === null) {
-          reply.header('content-length', String(info.size));
-          return reply.code(200).send(request.method === 'HEAD' ? '' : createReadStream(image.path));
-        }
-        reply.header('content-range', `bytes ${range.start}-${range.end}/${info.size}`).header('content-length', String(range.end - range.start + 1));
-        return reply.code(206).send(request.method === 'HEAD' ? '' : createReadStream(image.path, { start: range.start, end: range.end }));
-      },
+    // GET and an explicit HEAD (fastify's automatic HEAD would read the whole file to discard it).
+    const serveFile = async (request: FastifyRequest<{ Params: Static<typeof IdParams> }>, reply: FastifyReply, head: boolean) => {
+      const image = images.require(request.params.id);
+      const info = await stat(image.path).catch(() => null);
+      if (!info?.isFile()) throw new AppError('NOT_FOUND', `the file of OS image ${image.name} is missing (${FILE_MISSING}): ${image.path}`);
+      const etag = image.sha256 ? `"${image.sha256}"` : `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+      reply
+        .header('etag', etag)
+        .header('accept-ranges', 'bytes')
+        .header('last-modified', info.mtime.toUTCString())
+        .header('content-disposition', `attachment; filename="${image.file_name}"`)
+        .type('application/octet-stream');
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      const ifRange = request.headers['if-range'];
+      const range = ifRange !== undefined && ifRange !== etag ? null : parseRange(request.headers.range, info.size);
+      if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${info.size}`).send();
+      const { start, end } = range ?? { start: 0, end: info.size - 1 };
+      reply.header('content-length', String(Math.max(0, end - start + 1)));
+      if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${info.size}`);
+      else reply.code(200);
+      if (head || info.size === 0) return reply.send();
+      return reply.send(createReadStream(image.path, { start, end }));
+    };
+    const fileSchema = {
+      tags,
+      summary: 'Download the image file (Range, If-None-Match and HEAD supported)',
+      params: IdParams,
+      response: { 200: Type.String({ description: 'The image file' }), 206: Type.String({ description: 'A byte range of the image file' }) },
+    };
+    app.get<{ Params: Static<typeof IdParams> }>('/os-images/:id/file', { config: { access: 'viewer' }, exposeHeadRoute: false, schema: fileSchema }, async (request, reply) => serveFile(request, reply, false));
+    app.head<{ Params: Static<typeof IdParams> }>('/os-images/:id/file', { config: { access: 'viewer' }, schema: { ...fileSchema, summary: 'The download\'s headers (size, ETag) without the file' } }, async (request, reply) =>
+      serveFile(request, reply, true),
     );
 
     app.post<{ Params: Static<typeof IdParams> }>(
