@@ -119,7 +119,7 @@ export function fakeOpener(): FakeOpener {
     } finally {
       await handle.close();
     }
-  }) as FakeOpener;
+  }) as unknown as FakeOpener;
   opener.opened = opened;
   opener.trees = trees;
   return opener;
