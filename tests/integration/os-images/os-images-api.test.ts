@@ -415,6 +415,19 @@ describe('OS images: use, download, extract, mount', () => {
   });
 });
 
+describe('OS images: auto-mount', () => {
+  it('mounts a new image as soon as it is detected when auto_mount is on', async () => {
+    expect((await call('PUT', '/os-images/settings', { auto_mount: true }, 'admin')).body.data.auto_mount).toBe(true);
+    const file = path.join(work.dir, 'auto.iso');
+    await writeFile(file, fakeIso('AUTO 1 amd64'));
+    const res = await curl(['-X', 'POST', '-T', file, `${base}/os-images/upload?file_name=auto.iso`]);
+    expect(res.status, res.body.error).toBe(201);
+    expect(res.body.data.mounted?.url_path).toBe('/boot/iso/auto/');
+    expect(mounts.current.get(res.body.data.id)?.slug).toBe('auto');
+    expect((await call('PUT', '/os-images/settings', { auto_mount: false }, 'admin')).body.data.auto_mount).toBe(false);
+  });
+});
+
 describe('OS images: restart', () => {
   it('mounts again after a restart what was mounted before', async () => {
     const dir = await tempDir('bootwright-os-images-restart-');
