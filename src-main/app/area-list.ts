@@ -15,6 +15,7 @@ import { kitArea, type KitAreaOptions } from '../kit/index.js';
 import { logsArea } from '../logs/index.js';
 import { netbootArea, type NetbootAreaOptions } from '../netboot/index.js';
 import { networkArea } from '../network/index.js';
+import { osImagesArea, type OsImagesAreaOptions } from '../os-images/index.js';
 import { powerArea, type PowerAreaOptions } from '../power/index.js';
 import { profilesArea } from '../profiles/index.js';
 import { scriptsArea } from '../scripts/index.js';
@@ -44,6 +45,8 @@ export interface AreaListOptions {
   power?: PowerAreaOptions;
   /** Netboot area seams (tests): the catalog file and the clock. */
   netboot?: NetbootAreaOptions;
+  /** OS images seams: the ISO reader, detector, extractor and mount port (tests pass fakes), drop-folder timing. */
+  osImages?: OsImagesAreaOptions;
   /** Files area seams (tests; the lead wires the drop folder and the delete check of os-images). */
   files?: FilesAreaOptions;
   /** Diagnostics seams (tests): run slots, wall-time cap, a wrapper that runs the tools in a namespace. */
@@ -83,6 +86,7 @@ export function areaList(options: AreaListOptions = {}) {
     bootScriptsArea(),
     powerArea(options.power ?? {}),
     netbootArea(options.netboot ?? {}),
+    osImagesArea(options.osImages ?? {}),
     filesArea(options.files ?? {}),
     diagnosticsArea(options.diagnostics ?? {}),
     scriptsArea(),

@@ -80,6 +80,18 @@ export const KNOWN_EVENT_KINDS = {
   'baseline.run.started': 'An installed machine started running its baseline (its first report with a runtime token); mac, ip, host_id; detail: run_id, task_id, baseline_id, baseline_name, scripts',
   'baseline.run.finished': 'A machine finished its baseline run (warn when it failed); mac, ip, host_id; detail: run_id, task_id, baseline_id, status, results (position, script_id, status, exit_code)',
   'host.inventory.received': 'An installed machine posted its hardware inventory through its baseline runtime token; mac, ip, host_id; detail: bytes, vendor, product, serial',
+  'os_image.added': 'An OS image was added (upload, import, drop folder); detail: image_id, name, slug, source, file_name, size',
+  'os_image.updated': 'An OS image\'s name, slug or description changed; detail: image_id, fields, slug',
+  'os_image.removed': 'An OS image was deleted; detail: image_id, name, slug, file_name, file_deleted, forced, used_by',
+  'os_image.detected': 'Detection said what an OS image is; detail: image_id, family, distro, version, arch, boot_method, catalog_entry',
+  'os_image.extracted': 'An OS image was extracted into the boot root; detail: image_id, mode, boot_path, files, bytes',
+  'os_image.mounted': 'An OS image\'s content is served under /boot/iso/<slug>/; detail: image_id, slug, url_path',
+  'os_image.unmounted': 'An OS image\'s content is no longer served; detail: image_id, slug',
+  'os_image.failed': 'An OS image operation failed, or its file went missing, or a drop-folder file was not added (warn); detail: image_id, operation (detect, hash, extract, restore, file, drop_folder), error, path',
+  'os_image.upload.progress': 'An image upload advanced (at most every 500 ms); detail: upload_id, file_name, bytes, total, percent',
+  'os_image.copy.progress': 'An import with mode copy advanced (at most every 500 ms); detail: copy_id, file_name, source, bytes, total, percent',
+  'os_image.hash.progress': 'Hashing a linked image advanced (at most every 500 ms); detail: image_id, bytes, total, percent',
+  'os_image.extract.progress': 'An extraction advanced (at most every 500 ms); detail: image_id, files, bytes, total_bytes, percent',
 } as const satisfies Record<string, string>;
 
 export type KnownEventKind = keyof typeof KNOWN_EVENT_KINDS;

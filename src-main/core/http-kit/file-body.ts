@@ -16,6 +16,9 @@ import { AppError } from '../errors.js';
  */
 export async function registerFileBody(scope: FastifyInstance, maxBytes: number): Promise<void> {
   scope.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+  // Any other type (or none) is a raw file too: `curl -T` sends no Content-Type and
+  // `--data-binary` says x-www-form-urlencoded. JSON keeps its parser (and gets 415 from fileBodyOf).
+  scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   await scope.register(fastifyMultipart, { limits: { files: 1, fileSize: maxBytes, fields: 8, fieldSize: 4096, parts: 10 } });
 }
 

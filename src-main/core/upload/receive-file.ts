@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { link, mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -38,8 +38,14 @@ export interface ReceiveFileOptions {
    * this many bytes (else CONFLICT with the actual count).
    */
   resumeFrom?: number;
-  /** Keep partialPath when the body breaks off (resumable uploads); default false: remove it. */
+  /** Keep partialPath when the body breaks off or ends short of `expectedSize` (resumable uploads); default false: remove it. */
   keepPartialOnFailure?: boolean;
+  /**
+   * Checks the complete file before it is published (e.g. that an ISO reader
+   * can open it). A throw removes the partial file and is passed on, so a
+   * refused file is never visible under its final name.
+   */
+  verify?: (partialPath: string, received: { size: number; sha256: string }) => Promise<void>;
   /** Called as bytes arrive (at most every `progressIntervalMs`) and once at the end. */
   onProgress?: (received: number, total: number | null) => void;
   progressIntervalMs?: number;
@@ -148,13 +154,23 @@ export async function receiveFile(options: ReceiveFileOptions): Promise<Received
 
   const hash = createHash('sha256');
   await hashPrefix(hash, partialPath, resumeFrom);
-  const meter = new Meter(hash, resumeFrom, options.maxBytes, options.onProgress ? (received) => options.onProgress?.(received, total) : undefined, options.progressIntervalMs ?? 500);
+  // With a declared size, a byte past it is refused at once (it is not a short body to resume).
+  const limit = total !== null ? Math.min(options.maxBytes, total) : options.maxBytes;
+  const meter = new Meter(hash, resumeFrom, limit, options.onProgress ? (received) => options.onProgress?.(received, total) : undefined, options.progressIntervalMs ?? 500);
   const sink = createWriteStream(partialPath, { flags: resumeFrom > 0 ? 'r+' : 'w', start: resumeFrom });
+  // A body that ends short is the same event as a connection cut (a client that half-closed): resumable.
+  let shortBody: AppError | null = null;
+  // Once every byte is here, a refusal (hash, verify, publish) is final: the partial file goes.
+  let complete = false;
   try {
     await pipeline(source, meter, sink, options.signal ? { signal: options.signal } : {});
     if (total !== null && meter.received !== total) {
-      throw new AppError('BAD_REQUEST', `the body ended after ${meter.received} of ${total} bytes`);
+      shortBody = new AppError('BAD_REQUEST', `the body ended after ${meter.received} of ${total} bytes; resume from offset ${meter.received}`, {
+        details: [{ field: 'offset', message: `resume from ${meter.received}` }],
+      });
+      throw shortBody;
     }
+    complete = true;
     const sha256 = hash.digest('hex');
     if (options.expectedSha256 && options.expectedSha256.toLowerCase() !== sha256) {
       await removeQuietly(partialPath);
@@ -162,14 +178,26 @@ export async function receiveFile(options: ReceiveFileOptions): Promise<Received
         details: [{ field: 'sha256', message: `received ${sha256}` }],
       });
     }
+    if (options.verify) await options.verify(partialPath, { size: meter.received, sha256 });
+    await syncData(partialPath);
     await publish(partialPath, finalPath, options.overwrite);
     options.onProgress?.(meter.received, total);
     return { path: finalPath, size: meter.received, sha256 };
   } catch (error) {
     // A broken body may be resumed; anything we refused (size, hash, conflict) starts over.
-    const resumable = keepPartial && !(error instanceof AppError);
+    const resumable = keepPartial && !complete && (error === shortBody || !(error instanceof AppError));
     if (!resumable) await removeQuietly(partialPath);
     throw error;
+  }
+}
+
+/** Flushes the file's bytes to disk before it gets its name, so a published file is whole after a power cut too. */
+async function syncData(file: string): Promise<void> {
+  const handle = await open(file, 'r+');
+  try {
+    await handle.datasync();
+  } finally {
+    await handle.close();
   }
 }
 
@@ -183,8 +211,18 @@ async function publish(partialPath: string, finalPath: string, overwrite: boolea
   try {
     await link(partialPath, finalPath);
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') {
+      // File systems without hard links (FAT, some FUSE mounts): check, then rename (a tiny race, no clobber of an old file).
+      if ((await sizeOf(finalPath)) !== null) {
+        await removeQuietly(partialPath);
+        throw new AppError('CONFLICT', `${path.basename(finalPath)} already exists; send overwrite=true to replace it`);
+      }
+      await rename(partialPath, finalPath);
+      return;
+    }
     await removeQuietly(partialPath);
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new AppError('CONFLICT', `${path.basename(finalPath)} already exists; send overwrite=true to replace it`);
+    if (code === 'EEXIST') throw new AppError('CONFLICT', `${path.basename(finalPath)} already exists; send overwrite=true to replace it`);
     throw error;
   }
   await removeQuietly(partialPath);

@@ -30,6 +30,7 @@ describe('the area list', () => {
       'boot-scripts',
       'power',
       'netboot',
+      'os-images',
       'files',
       'diagnostics',
       'scripts',

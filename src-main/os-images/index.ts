@@ -1,0 +1,190 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { BootFilesFacade } from '../boot-files/index.js';
+import type { AreaModule } from '../core/area.js';
+import { AppError } from '../core/errors.js';
+import type { NetbootFacade } from '../netboot/index.js';
+import { FINAL_TASK_STATES } from '../netboot/netboot-contract.js';
+import type { ProfileService } from '../profiles/index.js';
+import { catalogLookupFrom } from './catalog-match.js';
+import { DropFolderWatcher } from './drop-folder.js';
+import { ImageIntake } from './image-intake.js';
+import type { ImageDetector, ImageExtractor, ImageMountPort, ImageOpener, OpenedImage } from './image-ports.js';
+import { ImageSettingsStore } from './image-settings.js';
+import { ImageUploads } from './image-upload.js';
+import { overlayUsers, profileUsers, taskUsers, type ImageUsageCheck } from './image-usage.js';
+import { OsImageService } from './os-image-service.js';
+import { osImageUploadRoutes } from './os-image-upload-routes.js';
+import type { OsImage } from './os-images-contract.js';
+import { osImageRoutes } from './os-images-routes.js';
+import { PartialUploads } from './partial-uploads.js';
+
+export * from './image-ports.js';
+export { OsImageService, type ImageRow } from './os-image-service.js';
+export type { ImageUsageCheck, ImageUser } from './image-usage.js';
+export { UPLOAD_ID_HEADER } from './os-image-upload-routes.js';
+
+/** The OS images area's operations as later areas (files, NFS) and tests see them. */
+export interface OsImagesFacade {
+  /** <data-dir>/images: uploaded and copied images (partial uploads under .uploads/). */
+  imagesDir: string;
+  /** The watched drop folder (a real path), or null. */
+  dropFolder(): string | null;
+  get(id: number): OsImage | undefined;
+  list(): OsImage[];
+  /** A newly opened tree of the image's content; the caller closes it. */
+  openTree(id: number): Promise<OpenedImage>;
+  /** Another area's users of images, named in the 409 of a delete. */
+  addUsageCheck(check: ImageUsageCheck): void;
+  /** The service itself (routes, tests). */
+  service: OsImageService;
+  /** The drop-folder watcher's pending work has finished (tests). */
+  dropFolderIdle(): Promise<void>;
+}
+
+export interface OsImagesAreaOptions {
+  /** The ISO 9660 reader (os-images/iso). */
+  opener?: ImageOpener;
+  /** OS detection (os-images/detect). */
+  detector?: ImageDetector;
+  /** Extraction into the boot root (os-images/extract). */
+  extractor?: ImageExtractor;
+  /** Serving mounted images under /boot/iso/ and TFTP iso/ (os-images/mount). */
+  mounts?: ImageMountPort;
+  /** How long a drop-folder file's size must stay the same before it is taken (tests shorten it); default 2 s. */
+  dropSettleMs?: number;
+  /** How often stale partial uploads are swept; default hourly. */
+  sweepIntervalMs?: number;
+}
+
+function unavailable(part: string): AppError {
+  return new AppError('UNAVAILABLE', `${part} is not available in this build`);
+}
+
+/** Stand-ins until the parts are wired (each refuses clearly, nothing half works). */
+const PLACEHOLDERS = {
+  opener: (async () => {
+    throw unavailable('the ISO 9660 reader');
+  }) satisfies ImageOpener,
+  detector: (async () => {
+    throw unavailable('OS detection');
+  }) satisfies ImageDetector,
+  extractor: (async () => {
+    throw unavailable('image extraction');
+  }) satisfies ImageExtractor,
+  mounts: {
+    mount() {
+      throw unavailable('serving mounted images');
+    },
+    unmount() {},
+    mounted: () => [],
+  } satisfies ImageMountPort,
+};
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The os-images area (docs/os-images.md): ISO files uploaded, imported or
+ * dropped into a watched folder; read by the ISO reader, detected, extracted
+ * into the boot root and mounted under /boot/iso/<slug>/. It needs
+ * boot-files (the boot root), profiles (which profiles use an image) and
+ * netboot (the catalog an image links to, the tasks that install from it).
+ */
+export function osImagesArea(
+  options: OsImagesAreaOptions = {},
+): AreaModule<'os-images', OsImagesFacade, { 'boot-files': Pick<BootFilesFacade, 'files'>; profiles: Pick<ProfileService, 'all'>; netboot: Pick<NetbootFacade, 'catalog' | 'tasks'> }> {
+  return {
+    name: 'os-images',
+    needs: ['boot-files', 'profiles', 'netboot'],
+    create(kernel, { 'boot-files': bootFiles, profiles, netboot }) {
+      const imagesDir = path.join(kernel.config.dataDir, 'images');
+      const log = kernel.log.scope('os-images');
+      const settings = new ImageSettingsStore(kernel.store);
+      const uploads = new PartialUploads({ imagesDir });
+      const images = new OsImageService({
+        store: kernel.store,
+        events: kernel.events,
+        log: kernel.log,
+        imagesDir,
+        bootRoot: () => bootFiles.files.root,
+        opener: options.opener ?? PLACEHOLDERS.opener,
+        detector: options.detector ?? PLACEHOLDERS.detector,
+        extractor: options.extractor ?? PLACEHOLDERS.extractor,
+        mounts: options.mounts ?? PLACEHOLDERS.mounts,
+        catalog: catalogLookupFrom(() => netboot.catalog.entries()),
+        settings,
+      });
+      images.addUsageCheck((image) => profileUsers(profiles.all(), image.slug));
+      images.addUsageCheck((image) => overlayUsers(netboot.catalog.overlays(), image.slug));
+      images.addUsageCheck((image) =>
+        taskUsers(
+          netboot.tasks.service.list({ size: Number.MAX_SAFE_INTEGER }).data.filter((task) => !FINAL_TASK_STATES.includes(task.state)),
+          image,
+        ),
+      );
+      const intake = new ImageIntake({ images, uploads, roots: kernel.servedRoots, settings, events: kernel.events, log });
+      const watcher = new DropFolderWatcher({
+        log,
+        ...(options.dropSettleMs !== undefined ? { settleMs: options.dropSettleMs } : {}),
+        handlers: {
+          stable: (file, size) => intake.adoptDropped(file, size),
+          gone: (file) => intake.droppedGone(file),
+          known: (file) => images.byPath(file) !== undefined,
+        },
+      });
+      let started = false;
+      settings.onChange((next, previous) => {
+        if (started && next.drop_folder !== previous.drop_folder) void watcher.watch(next.drop_folder);
+      });
+      let sweepTimer: NodeJS.Timeout | null = null;
+      const sweep = async () => {
+        const removed = await uploads.sweep().catch(() => []);
+        if (removed.length > 0) log.info(`removed ${removed.length} stale partial upload(s): ${removed.join(', ')}`);
+      };
+      const facade: OsImagesFacade = {
+        imagesDir,
+        dropFolder: () => settings.get().drop_folder,
+        get: (id) => images.get(id),
+        list: () => images.list(),
+        openTree: (id) => images.openTree(id),
+        addUsageCheck: (check) => images.addUsageCheck(check),
+        service: images,
+        dropFolderIdle: () => watcher.idle(),
+      };
+      return {
+        facade,
+        routes: [
+          osImageRoutes({ images, intake, uploads, settings, requireFolder: (folder, field) => kernel.servedRoots.require(folder, field) }),
+          osImageUploadRoutes(new ImageUploads({ images, uploads, events: kernel.events })),
+        ],
+        services: [],
+        async prepare() {
+          await mkdir(imagesDir, { recursive: true });
+          await sweep();
+          // Mounts come back before HTTP serves, so /boot/iso/<slug>/ answers from the first request.
+          await images.restore();
+        },
+        async start() {
+          started = true;
+          sweepTimer = setInterval(() => void sweep(), options.sweepIntervalMs ?? HOUR_MS);
+          sweepTimer.unref();
+          const folder = settings.get().drop_folder;
+          if (folder !== null) {
+            const verdict = await kernel.servedRoots.check(folder);
+            if (verdict.ok) await watcher.watch(verdict.real);
+            else log.warn(`the drop folder ${folder} is not watched: ${verdict.problem}`);
+          }
+        },
+        async stop() {
+          started = false;
+          if (sweepTimer) clearInterval(sweepTimer);
+          watcher.stop();
+          await watcher.idle();
+        },
+        async close() {
+          await images.close();
+        },
+      };
+    },
+  };
+}
