@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { BootFilesFacade } from '../boot-files/index.js';
 import type { AreaModule } from '../core/area.js';
 import { FileBrowser } from './file-browser.js';
 import { FileRoots } from './file-roots.js';
 import { filesRoutes } from './files-routes.js';
 import { FilesService, type BeforeDelete } from './files-service.js';
+import { imageFilesGuard } from './image-files-guard.js';
+import type { OsImagesFacade } from '../os-images/index.js';
 
 export * from './files-contract.js';
 export { FilesService, type BeforeDelete, type FilesServiceDeps, type UploadBody, type UploadRequest } from './files-service.js';
@@ -22,9 +23,9 @@ export interface FilesFacade {
 }
 
 export interface FilesAreaOptions {
-  /** The OS images drop folder (the os-images area's setting; wired at merge); default: none. */
+  /** The OS images drop folder; default: the os-images area's setting. */
   dropFolder?: () => string | null;
-  /** Refuses deleting what an OS image uses (the os-images area's check; wired at merge). */
+  /** Refuses deleting what an OS image uses; default: the images' own files are refused (409). */
   beforeDelete?: BeforeDelete;
   /** Largest upload (tests lower it). */
   maxUploadBytes?: number;
@@ -35,21 +36,22 @@ export interface FilesAreaOptions {
  * roots (boot root, `<data-dir>/images`, the drop folder), /files/root, and
  * the admin's folder picker /fs/browse over the allowed roots.
  */
-export function filesArea(options: FilesAreaOptions = {}): AreaModule<'files', FilesFacade, { 'boot-files': Pick<BootFilesFacade, 'files'> }> {
+export function filesArea(options: FilesAreaOptions = {}): AreaModule<'files', FilesFacade, { 'boot-files': Pick<BootFilesFacade, 'files'>; 'os-images': Pick<OsImagesFacade, 'imagesDir' | 'dropFolder' | 'list'> }> {
   return {
     name: 'files',
-    needs: ['boot-files'],
+    needs: ['boot-files', 'os-images'],
     create(kernel, deps) {
-      const imagesRoot = path.join(kernel.config.dataDir, 'images');
+      const osImages = deps['os-images'];
+      const imagesRoot = osImages.imagesDir;
       const roots = new FileRoots({
         bootRoot: deps['boot-files'].files.root,
         imagesRoot,
-        dropFolder: options.dropFolder ?? (() => null),
+        dropFolder: options.dropFolder ?? (() => osImages.dropFolder()),
         checkRoot: (root) => kernel.servedRoots.check(root),
       });
       const service = new FilesService({
         roots,
-        ...(options.beforeDelete ? { beforeDelete: options.beforeDelete } : {}),
+        beforeDelete: options.beforeDelete ?? imageFilesGuard(() => osImages.list()),
         ...(options.maxUploadBytes !== undefined ? { maxUploadBytes: options.maxUploadBytes } : {}),
       });
       const browser = new FileBrowser(() => kernel.servedRoots.describe());

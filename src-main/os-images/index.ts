@@ -2,10 +2,13 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { BootFilesFacade } from '../boot-files/index.js';
 import type { AreaModule } from '../core/area.js';
-import { AppError } from '../core/errors.js';
 import type { NetbootFacade } from '../netboot/index.js';
 import { FINAL_TASK_STATES } from '../netboot/netboot-contract.js';
 import type { ProfileService } from '../profiles/index.js';
+import { detectImage } from './detect/index.js';
+import { imageExtractor } from './extract/index.js';
+import { isoImageOpener } from './iso/index.js';
+import { bootProfileRoutes, ImageMounts, wimbootInBootRoot } from './mount/index.js';
 import { catalogLookupFrom } from './catalog-match.js';
 import { DropFolderWatcher } from './drop-folder.js';
 import { ImageIntake } from './image-intake.js';
@@ -43,7 +46,7 @@ export interface OsImagesFacade {
 }
 
 export interface OsImagesAreaOptions {
-  /** The ISO 9660 reader (os-images/iso). */
+  /** The ISO 9660 reader (os-images/iso); tests may pass a fake. */
   opener?: ImageOpener;
   /** OS detection (os-images/detect). */
   detector?: ImageDetector;
@@ -57,30 +60,6 @@ export interface OsImagesAreaOptions {
   sweepIntervalMs?: number;
 }
 
-function unavailable(part: string): AppError {
-  return new AppError('UNAVAILABLE', `${part} is not available in this build`);
-}
-
-/** Stand-ins until the parts are wired (each refuses clearly, nothing half works). */
-const PLACEHOLDERS = {
-  opener: (async () => {
-    throw unavailable('the ISO 9660 reader');
-  }) satisfies ImageOpener,
-  detector: (async () => {
-    throw unavailable('OS detection');
-  }) satisfies ImageDetector,
-  extractor: (async () => {
-    throw unavailable('image extraction');
-  }) satisfies ImageExtractor,
-  mounts: {
-    mount() {
-      throw unavailable('serving mounted images');
-    },
-    unmount() {},
-    mounted: () => [],
-  } satisfies ImageMountPort,
-};
-
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
@@ -92,7 +71,7 @@ const HOUR_MS = 60 * 60 * 1000;
  */
 export function osImagesArea(
   options: OsImagesAreaOptions = {},
-): AreaModule<'os-images', OsImagesFacade, { 'boot-files': Pick<BootFilesFacade, 'files'>; profiles: Pick<ProfileService, 'all'>; netboot: Pick<NetbootFacade, 'catalog' | 'tasks'> }> {
+): AreaModule<'os-images', OsImagesFacade, { 'boot-files': Pick<BootFilesFacade, 'files'>; profiles: Pick<ProfileService, 'all' | 'create' | 'update'>; netboot: Pick<NetbootFacade, 'catalog' | 'tasks'> }> {
   return {
     name: 'os-images',
     needs: ['boot-files', 'profiles', 'netboot'],
@@ -101,16 +80,18 @@ export function osImagesArea(
       const log = kernel.log.scope('os-images');
       const settings = new ImageSettingsStore(kernel.store);
       const uploads = new PartialUploads({ imagesDir });
+      // One provider under the boot root serves every mounted image (/boot/iso/<slug>/…, TFTP iso/<slug>/…).
+      const mounts = new ImageMounts(bootFiles.files, { log });
       const images = new OsImageService({
         store: kernel.store,
         events: kernel.events,
         log: kernel.log,
         imagesDir,
         bootRoot: () => bootFiles.files.root,
-        opener: options.opener ?? PLACEHOLDERS.opener,
-        detector: options.detector ?? PLACEHOLDERS.detector,
-        extractor: options.extractor ?? PLACEHOLDERS.extractor,
-        mounts: options.mounts ?? PLACEHOLDERS.mounts,
+        opener: options.opener ?? isoImageOpener,
+        detector: options.detector ?? detectImage,
+        extractor: options.extractor ?? imageExtractor,
+        mounts: options.mounts ?? mounts,
         catalog: catalogLookupFrom(() => netboot.catalog.entries()),
         settings,
       });
@@ -156,6 +137,11 @@ export function osImagesArea(
         routes: [
           osImageRoutes({ images, intake, uploads, settings, requireFolder: (folder, field) => kernel.servedRoots.require(folder, field) }),
           osImageUploadRoutes(new ImageUploads({ images, uploads, events: kernel.events })),
+          bootProfileRoutes({
+            images: { requireImage: (id) => images.require(id), ensureMounted: async (id) => (images.require(id).mounted ? images.require(id) : images.mount(id)) },
+            profiles,
+            wimboot: wimbootInBootRoot(bootFiles.files),
+          }),
         ],
         services: [],
         async prepare() {
@@ -183,6 +169,7 @@ export function osImagesArea(
         },
         async close() {
           await images.close();
+          mounts.close();
         },
       };
     },
