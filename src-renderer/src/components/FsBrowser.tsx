@@ -1,0 +1,141 @@
+import { Anchor, Breadcrumbs, Button, Group, ScrollArea, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import type { BrowseResult } from '@contracts/files';
+import { useState } from 'react';
+import { formatBytes, formatDateTime } from '../format.js';
+import { useApiQuery } from '../query/api-hooks.js';
+import { keys } from '../query/keys.js';
+import { EmptyState, LoadError, Loading } from './QueryState.js';
+
+export interface FsBrowserProps {
+  /** directory: pick a folder (the one open is the choice); file: pick a file inside one. */
+  mode: 'directory' | 'file';
+  /** File mode: only files with these extensions (".iso,.img"). */
+  extensions?: string;
+  /** The chosen path (absolute) or null. */
+  value: string | null;
+  onChange(path: string | null): void;
+  /** Where to start (a folder); default: the browse roots. */
+  initialPath?: string | null;
+  /** The list's height in px (it scrolls). */
+  height?: number;
+}
+
+/** `/srv/isos/debian` → [['/', '/'], ['srv', '/srv'], …] below the browse root that holds it. */
+export function pathCrumbs(path: string, roots: readonly string[]): { label: string; path: string }[] {
+  const root = [...roots].sort((a, b) => b.length - a.length).find((candidate) => path === candidate || path.startsWith(candidate.endsWith('/') ? candidate : `${candidate}/`));
+  if (!root) return [{ label: path, path }];
+  const rest = path.slice(root.length).split('/').filter(Boolean);
+  const crumbs = [{ label: root, path: root }];
+  let current = root.replace(/\/$/, '');
+  for (const part of rest) {
+    current = `${current}/${part}`;
+    crumbs.push({ label: part, path: current });
+  }
+  return crumbs;
+}
+
+/**
+ * A folder and file picker over GET /fs/browse (admin: it shows this
+ * machine's folders, confined to the browse roots). Used by the image import
+ * and the drop-folder setting, and by the NFS export picker.
+ */
+export function FsBrowser({ mode, extensions, value, onChange, initialPath = null, height = 280 }: FsBrowserProps) {
+  const [path, setPath] = useState<string | null>(initialPath);
+  const show = mode === 'file' ? 'all' : 'directories';
+  const query = useApiQuery([...keys.fsBrowse, path, show, extensions ?? ''], (api) =>
+    api.files.browse({ ...(path !== null ? { path } : {}), show, ...(mode === 'file' && extensions ? { extensions } : {}) }),
+  );
+  const open = (next: string | null) => {
+    setPath(next);
+    if (mode === 'directory') onChange(next);
+  };
+  return (
+    <Stack gap="xs" role="group" aria-label={mode === 'directory' ? 'Folder picker' : 'File picker'}>
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <Crumbs path={path} result={query.data} onOpen={open} />
+        <Button size="compact-xs" variant="default" disabled={path === null} onClick={() => open(query.data?.parent ?? null)}>
+          Up
+        </Button>
+      </Group>
+      <ScrollArea h={height} type="auto" className="fs-browser">
+        {query.isPending ? (
+          <Loading label="Loading the folder…" />
+        ) : query.isError ? (
+          <LoadError what="the folder" error={query.error} onRetry={() => void query.refetch()} />
+        ) : query.data.entries.length === 0 ? (
+          <EmptyState>{mode === 'file' ? 'No folder or matching file here.' : 'No folder here.'}</EmptyState>
+        ) : (
+          <Table verticalSpacing={4} highlightOnHover>
+            <caption className="visually-hidden">Content of {path ?? 'the browse roots'}</caption>
+            <Table.Tbody>
+              {query.data.entries.map((entry) => {
+                const isDir = entry.type === 'directory';
+                const chosen = value === entry.path;
+                return (
+                  <Table.Tr key={entry.path} bg={chosen ? 'var(--mantine-primary-color-light)' : undefined}>
+                    <Table.Td>
+                      <UnstyledButton
+                        onClick={() => (isDir ? open(entry.path) : onChange(entry.path))}
+                        aria-label={isDir ? `Open folder ${entry.name}` : `Choose file ${entry.name}`}
+                        aria-pressed={isDir ? undefined : chosen}
+                        style={{ wordBreak: 'break-all' }}
+                      >
+                        <Text size="sm" span fw={chosen ? 600 : undefined}>
+                          {isDir ? '📁 ' : '📄 '}
+                          {path === null ? entry.path : entry.name}
+                        </Text>
+                      </UnstyledButton>
+                    </Table.Td>
+                    <Table.Td ta="right" w={110}>
+                      <Text size="xs" c="dimmed">
+                        {isDir ? '' : formatBytes(entry.size)}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td w={160} visibleFrom="sm">
+                      <Text size="xs" c="dimmed">
+                        {formatDateTime(entry.modified_at)}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        )}
+      </ScrollArea>
+      <Text size="sm" aria-live="polite">
+        {value ? (
+          <>
+            Chosen: <span className="mono">{value}</span>
+          </>
+        ) : (
+          <Text span c="dimmed" inherit>
+            {mode === 'directory' ? 'Open the folder to choose.' : 'Choose a file.'}
+          </Text>
+        )}
+      </Text>
+    </Stack>
+  );
+}
+
+function Crumbs({ path, result, onOpen }: { path: string | null; result: BrowseResult | undefined; onOpen: (path: string | null) => void }) {
+  const crumbs = path === null ? [] : pathCrumbs(path, result?.roots ?? []);
+  return (
+    <Breadcrumbs separator="›" aria-label="Folder path" style={{ flexWrap: 'wrap' }}>
+      <Anchor component="button" type="button" size="sm" onClick={() => onOpen(null)}>
+        Browse roots
+      </Anchor>
+      {crumbs.map((crumb, index) =>
+        index === crumbs.length - 1 ? (
+          <Text key={crumb.path} size="sm" className="mono" aria-current="location">
+            {crumb.label}
+          </Text>
+        ) : (
+          <Anchor key={crumb.path} component="button" type="button" size="sm" className="mono" onClick={() => onOpen(crumb.path)}>
+            {crumb.label}
+          </Anchor>
+        ),
+      )}
+    </Breadcrumbs>
+  );
+}
