@@ -52,12 +52,18 @@ export interface XhrLike {
 
 const HEADERS_RECEIVED = 2;
 
+/** The page's XMLHttpRequest, read from the global at call time (tests stub it; the node-side type check has no DOM). */
+function browserXhr(): XhrLike {
+  const { XMLHttpRequest: Xhr } = globalThis as unknown as { XMLHttpRequest: new () => XhrLike };
+  return new Xhr();
+}
+
 /**
  * The browser's sender: XMLHttpRequest, because fetch reports no upload
  * progress. Same origin, so the session cookie, Origin and Sec-Fetch-Site go
  * along (the server's CSRF check reads them, src-main/auth/csrf.ts).
  */
-export function xhrSender(createXhr: () => XhrLike = () => new XMLHttpRequest() as unknown as XhrLike): UploadSender {
+export function xhrSender(createXhr: () => XhrLike = browserXhr): UploadSender {
   return (request, signal) =>
     new Promise<UploadResponse>((resolve, reject) => {
       if (signal.aborted) {

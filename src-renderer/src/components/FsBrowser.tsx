@@ -1,6 +1,5 @@
 import { Anchor, Breadcrumbs, Button, Group, ScrollArea, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import type { BrowseResult } from '@contracts/files';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { formatBytes, formatDateTime } from '../format.js';
 import { useApiQuery } from '../query/api-hooks.js';
 import { keys } from '../query/keys.js';
@@ -45,6 +44,9 @@ export function FsBrowser({ mode, extensions, value, onChange, initialPath = nul
   const query = useApiQuery([...keys.fsBrowse, path, show, extensions ?? ''], (api) =>
     api.files.browse({ ...(path !== null ? { path } : {}), show, ...(mode === 'file' && extensions ? { extensions } : {}) }),
   );
+  // The browse roots stay the same from folder to folder: keep them for the breadcrumbs while the next folder loads.
+  const roots = useRef<string[]>([]);
+  if (query.data) roots.current = query.data.roots;
   const open = (next: string | null) => {
     setPath(next);
     if (mode === 'directory') onChange(next);
@@ -52,8 +54,8 @@ export function FsBrowser({ mode, extensions, value, onChange, initialPath = nul
   return (
     <Stack gap="xs" role="group" aria-label={mode === 'directory' ? 'Folder picker' : 'File picker'}>
       <Group justify="space-between" wrap="wrap" gap="xs">
-        <Crumbs path={path} result={query.data} onOpen={open} />
-        <Button size="compact-xs" variant="default" disabled={path === null} onClick={() => open(query.data?.parent ?? null)}>
+        <Crumbs path={path} roots={roots.current} onOpen={open} />
+        <Button size="compact-xs" variant="default" disabled={path === null || !query.data} onClick={() => open(query.data?.parent ?? null)}>
           Up
         </Button>
       </Group>
@@ -71,18 +73,20 @@ export function FsBrowser({ mode, extensions, value, onChange, initialPath = nul
               {query.data.entries.map((entry) => {
                 const isDir = entry.type === 'directory';
                 const chosen = value === entry.path;
+                // At the top the roots are shown (and named) by their whole path.
+                const label = path === null ? entry.path : entry.name;
                 return (
                   <Table.Tr key={entry.path} bg={chosen ? 'var(--mantine-primary-color-light)' : undefined}>
                     <Table.Td>
                       <UnstyledButton
                         onClick={() => (isDir ? open(entry.path) : onChange(entry.path))}
-                        aria-label={isDir ? `Open folder ${entry.name}` : `Choose file ${entry.name}`}
+                        aria-label={isDir ? `Open folder ${label}` : `Choose file ${label}`}
                         aria-pressed={isDir ? undefined : chosen}
                         style={{ wordBreak: 'break-all' }}
                       >
                         <Text size="sm" span fw={chosen ? 600 : undefined}>
                           {isDir ? '📁 ' : '📄 '}
-                          {path === null ? entry.path : entry.name}
+                          {label}
                         </Text>
                       </UnstyledButton>
                     </Table.Td>
@@ -118,24 +122,26 @@ export function FsBrowser({ mode, extensions, value, onChange, initialPath = nul
   );
 }
 
-function Crumbs({ path, result, onOpen }: { path: string | null; result: BrowseResult | undefined; onOpen: (path: string | null) => void }) {
-  const crumbs = path === null ? [] : pathCrumbs(path, result?.roots ?? []);
+function Crumbs({ path, roots, onOpen }: { path: string | null; roots: readonly string[]; onOpen: (path: string | null) => void }) {
+  const crumbs = path === null ? [] : pathCrumbs(path, roots);
   return (
-    <Breadcrumbs separator="›" aria-label="Folder path" style={{ flexWrap: 'wrap' }}>
-      <Anchor component="button" type="button" size="sm" onClick={() => onOpen(null)}>
-        Browse roots
-      </Anchor>
-      {crumbs.map((crumb, index) =>
-        index === crumbs.length - 1 ? (
-          <Text key={crumb.path} size="sm" className="mono" aria-current="location">
-            {crumb.label}
-          </Text>
-        ) : (
-          <Anchor key={crumb.path} component="button" type="button" size="sm" className="mono" onClick={() => onOpen(crumb.path)}>
-            {crumb.label}
-          </Anchor>
-        ),
-      )}
-    </Breadcrumbs>
+    <nav aria-label="Folder path">
+      <Breadcrumbs separator="›" style={{ flexWrap: 'wrap' }}>
+        <Anchor component="button" type="button" size="sm" onClick={() => onOpen(null)}>
+          Browse roots
+        </Anchor>
+        {crumbs.map((crumb, index) =>
+          index === crumbs.length - 1 ? (
+            <Text key={crumb.path} size="sm" className="mono" aria-current="location">
+              {crumb.label}
+            </Text>
+          ) : (
+            <Anchor key={crumb.path} component="button" type="button" size="sm" className="mono" onClick={() => onOpen(crumb.path)}>
+              {crumb.label}
+            </Anchor>
+          ),
+        )}
+      </Breadcrumbs>
+    </nav>
   );
 }

@@ -60,29 +60,31 @@ function RootPicker({ roots, value, onChange }: { roots: FileRoot[]; value: File
 function PathCrumbs({ root, path, onOpen }: { root: FileRoot | undefined; path: string; onOpen: (path: string) => void }) {
   const parts = path === '' ? [] : path.split('/');
   return (
-    <Breadcrumbs separator="/" aria-label="Folder path" style={{ flexWrap: 'wrap' }}>
-      {parts.length === 0 ? (
-        <Text size="sm" fw={500} aria-current="location">
-          {root?.label ?? 'Root'}
-        </Text>
-      ) : (
-        <Anchor component="button" type="button" size="sm" onClick={() => onOpen('')}>
-          {root?.label ?? 'Root'}
-        </Anchor>
-      )}
-      {parts.map((part, index) => {
-        const target = parts.slice(0, index + 1).join('/');
-        return index === parts.length - 1 ? (
-          <Text key={target} size="sm" fw={500} className="mono" aria-current="location">
-            {part}
+    <nav aria-label="Folder path">
+      <Breadcrumbs separator="/" style={{ flexWrap: 'wrap' }}>
+        {parts.length === 0 ? (
+          <Text size="sm" fw={500} aria-current="location">
+            {root?.label ?? 'Root'}
           </Text>
         ) : (
-          <Anchor key={target} component="button" type="button" size="sm" className="mono" onClick={() => onOpen(target)}>
-            {part}
+          <Anchor component="button" type="button" size="sm" onClick={() => onOpen('')}>
+            {root?.label ?? 'Root'}
           </Anchor>
-        );
-      })}
-    </Breadcrumbs>
+        )}
+        {parts.map((part, index) => {
+          const target = parts.slice(0, index + 1).join('/');
+          return index === parts.length - 1 ? (
+            <Text key={target} size="sm" fw={500} className="mono" aria-current="location">
+              {part}
+            </Text>
+          ) : (
+            <Anchor key={target} component="button" type="button" size="sm" className="mono" onClick={() => onOpen(target)}>
+              {part}
+            </Anchor>
+          );
+        })}
+      </Breadcrumbs>
+    </nav>
   );
 }
 
