@@ -85,8 +85,9 @@ export function FsBrowser({ mode, extensions, value, onChange, initialPath = nul
                         style={{ wordBreak: 'break-all' }}
                       >
                         <Text size="sm" span fw={chosen ? 600 : undefined}>
-                          {isDir ? '📁 ' : '📄 '}
                           {label}
+                          {/* A trailing slash marks a folder: no icon font is needed for it. */}
+                          {isDir && !label.endsWith('/') ? '/' : ''}
                         </Text>
                       </UnstyledButton>
                     </Table.Td>

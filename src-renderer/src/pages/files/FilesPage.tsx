@@ -124,7 +124,7 @@ function Listing({ root, path, onOpen }: { root: FileRootId; path: string; onOpe
                 {entry.type === 'directory' ? (
                   <UnstyledButton onClick={() => onOpen(entry.path)} aria-label={`Open folder ${entry.name}`}>
                     <Text size="sm" fw={500} c="var(--mantine-primary-color-filled)">
-                      📁 {entry.name}
+                      {entry.name}/
                     </Text>
                   </UnstyledButton>
                 ) : (

@@ -1,4 +1,4 @@
-import { Badge, Group, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { ImageState, OsImage } from '@contracts/os-images';
 import { detectionSummary, FAMILY_LABELS } from './image-labels.js';
 
@@ -31,7 +31,7 @@ export function DetectedOs({ image }: { image: Pick<OsImage, 'detection'> }) {
     );
   }
   return (
-    <Group gap={6} wrap="wrap">
+    <Group gap={6} wrap="wrap" miw={150}>
       <Badge variant="outline" radius="sm" style={{ textTransform: 'none' }}>
         {FAMILY_LABELS[image.detection.family]}
       </Badge>
@@ -50,13 +50,16 @@ export function ServedBadges({ image }: { image: Pick<OsImage, 'mounted' | 'extr
     );
   }
   return (
-    <Group gap={4} wrap="wrap">
+    <Group gap={6} wrap="wrap" align="flex-start" miw={140}>
       {image.mounted && (
-        <Tooltip label={`Served under ${image.mounted.url_path}`}>
+        <Stack gap={0}>
           <Badge color="grape" variant="light" radius="sm" style={{ textTransform: 'none' }}>
-            mounted {image.mounted.url_path}
+            mounted
           </Badge>
-        </Tooltip>
+          <Text size="xs" className="mono" style={{ wordBreak: 'break-all' }} aria-label="Mounted under">
+            {image.mounted.url_path}
+          </Text>
+        </Stack>
       )}
       {image.extracted && (
         <Badge color="cyan" variant="light" radius="sm" style={{ textTransform: 'none' }}>

@@ -21,12 +21,12 @@ import { DetectionCard, ImageDetailsCard, IsoInfoCard } from './ImageInfoCards.j
 function CopyableUrl({ url, label }: { url: string; label: string }) {
   return (
     <Group gap="xs" wrap="nowrap" align="flex-start">
-      <Text size="sm" className="mono" style={{ wordBreak: 'break-all' }} aria-label={label}>
+      <Text size="sm" className="mono" style={{ wordBreak: 'break-all', minWidth: 0 }} aria-label={label}>
         {url}
       </Text>
       <CopyButton value={url}>
         {({ copied, copy }) => (
-          <Button size="compact-xs" variant="default" onClick={copy} aria-label={`Copy ${label}`}>
+          <Button size="compact-xs" variant="default" onClick={copy} aria-label={`Copy ${label}`} style={{ flexShrink: 0 }}>
             {copied ? 'Copied' : 'Copy'}
           </Button>
         )}
@@ -130,7 +130,7 @@ function Actions({ image, onBootProfile }: { image: OsImage; onBootProfile: (res
   return (
     <>
       <Group gap="xs" wrap="wrap">
-        <Button onClick={() => mount.mutate(undefined)} loading={mount.isPending} disabled={busy || image.state === 'error'} variant={image.mounted ? 'default' : 'filled'}>
+        <Button onClick={() => mount.mutate(undefined)} loading={mount.isPending} disabled={!image.mounted && (busy || image.state === 'error')} variant={image.mounted ? 'default' : 'filled'}>
           {image.mounted ? 'Unmount' : 'Mount'}
         </Button>
         <Button variant="default" onClick={() => setDialog('extract')} disabled={busy || image.state === 'error'}>

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Card, Code, Group, List, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Code, Group, List, Stack, Text, Title } from '@mantine/core';
 import type { Detection, IsoInfo, OsImage } from '@contracts/os-images';
 import { Link } from 'react-router';
 import { Dim } from '../../components/Dim.js';
@@ -7,7 +7,8 @@ import { formatBytes, formatDateTime } from '../../format.js';
 import { ImageStateBadge } from './ImageBadges.js';
 import { BOOT_METHOD_LABELS, FAMILY_LABELS, SOURCE_LABELS } from './image-labels.js';
 
-const yesNo = (value: boolean) => (value ? 'yes' : <Dim>no</Dim>);
+/** Long command lines wrap inside the card instead of running under its edge. */
+const WRAP = { whiteSpace: 'pre-wrap', wordBreak: 'break-all' } as const;
 const listOrNone = (items: readonly string[], mono = true) =>
   items.length === 0 ? (
     <Dim>none</Dim>
@@ -25,6 +26,7 @@ export function ImageDetailsCard({ image }: { image: OsImage }) {
   return (
     <DetailsCard
       id="image-details"
+      labelWidth={130}
       title="Details"
       caption="Image details"
       rows={[
@@ -43,32 +45,21 @@ export function ImageDetailsCard({ image }: { image: OsImage }) {
   );
 }
 
+const PLATFORM_LABELS: Record<IsoInfo['el_torito'][number]['platform'], string> = { bios: 'BIOS', uefi: 'UEFI', other: 'other platform' };
+
 function ElTorito({ entries }: { entries: IsoInfo['el_torito'] }) {
   if (entries.length === 0) return <Dim>no boot catalog</Dim>;
   return (
-    <Table.ScrollContainer minWidth={360}>
-      <Table withTableBorder verticalSpacing={2} fz="sm">
-        <caption className="visually-hidden">El Torito boot entries</caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Platform</Table.Th>
-            <Table.Th>Bootable</Table.Th>
-            <Table.Th>Emulation</Table.Th>
-            <Table.Th ta="right">Sectors</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {entries.map((entry, index) => (
-            <Table.Tr key={`${entry.platform}-${entry.load_rba}-${index}`}>
-              <Table.Td>{entry.platform === 'uefi' ? 'UEFI' : entry.platform === 'bios' ? 'BIOS' : 'other'}</Table.Td>
-              <Table.Td>{yesNo(entry.bootable)}</Table.Td>
-              <Table.Td>{entry.emulation}</Table.Td>
-              <Table.Td ta="right">{entry.sector_count}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <List size="sm" spacing={2} aria-label="El Torito boot entries">
+      {entries.map((entry, index) => (
+        <List.Item key={`${entry.platform}-${entry.load_rba}-${index}`}>
+          <Text span fw={500} inherit>
+            {PLATFORM_LABELS[entry.platform]}
+          </Text>
+          {` · ${entry.bootable ? 'bootable' : 'not bootable'} · ${entry.emulation.replaceAll('_', ' ')} · ${entry.sector_count} sectors`}
+        </List.Item>
+      ))}
+    </List>
   );
 }
 
@@ -88,6 +79,7 @@ export function IsoInfoCard({ iso }: { iso: IsoInfo | null }) {
   return (
     <DetailsCard
       id="image-iso"
+      labelWidth={130}
       title="ISO 9660"
       caption="ISO 9660 volume"
       rows={[
@@ -137,6 +129,7 @@ export function DetectionCard({ detection }: { detection: Detection | null }) {
   return (
     <DetailsCard
       id="image-detection"
+      labelWidth={130}
       title="Detection"
       caption="What detection found"
       rows={[
@@ -148,8 +141,8 @@ export function DetectionCard({ detection }: { detection: Detection | null }) {
         ['Initrds', listOrNone(detection.initrds)],
         ['Windows boot.wim', detection.boot_wim ? <span className="mono">{detection.boot_wim}</span> : <Dim />],
         ['UEFI loaders', listOrNone(detection.efi_loaders)],
-        ['ISO menu command line', detection.iso_cmdline ? <Code block>{detection.iso_cmdline}</Code> : <Dim />],
-        ['Network boot command line', detection.netboot_cmdline ? <Code block>{detection.netboot_cmdline}</Code> : <Dim />],
+        ['ISO menu command line', detection.iso_cmdline ? <Code block style={WRAP}>{detection.iso_cmdline}</Code> : <Dim />],
+        ['Network boot command line', detection.netboot_cmdline ? <Code block style={WRAP}>{detection.netboot_cmdline}</Code> : <Dim />],
         ['Catalog entry', <CatalogLink entry={detection.catalog_entry} />],
         ['Evidence', listOrNone(detection.evidence)],
         [

@@ -26,7 +26,7 @@ const COLUMNS: Column<OsImage>[] = [
     header: 'Name',
     sortKey: 'name',
     render: (image) => (
-      <Stack gap={0}>
+      <Stack gap={0} miw={150}>
         <Anchor component={Link} to={`/images/${image.id}`} size="sm" fw={500}>
           {image.name}
         </Anchor>
@@ -37,7 +37,7 @@ const COLUMNS: Column<OsImage>[] = [
     ),
   },
   { key: 'os', header: 'Detected OS', render: (image) => <DetectedOs image={image} /> },
-  { key: 'size', header: 'Size', sortKey: 'size', numeric: true, render: (image) => formatBytes(image.size) },
+  { key: 'size', header: 'Size', sortKey: 'size', numeric: true, render: (image) => <span style={{ whiteSpace: 'nowrap' }}>{formatBytes(image.size)}</span> },
   { key: 'source', header: 'Source', sortKey: 'source', render: (image) => SOURCE_LABELS[image.source] },
   { key: 'state', header: 'State', sortKey: 'state', render: (image) => <ImageStateBadge image={image} /> },
   { key: 'served', header: 'Served', render: (image) => <ServedBadges image={image} /> },

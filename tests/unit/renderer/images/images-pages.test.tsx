@@ -40,7 +40,7 @@ describe('OS images list', () => {
     expect(within(rows[1]!).getByText('Uploaded')).toBeTruthy();
     expect(within(rows[2]!).getByText('not detected yet')).toBeTruthy();
     expect(within(rows[2]!).getByText('the file /srv/isos/Win11_24H2.iso is missing')).toBeTruthy();
-    expect(within(rows[2]!).getByText('mounted /boot/iso/win11/')).toBeTruthy();
+    expect(within(rows[2]!).getByLabelText('Mounted under').textContent).toBe('/boot/iso/win11/');
     await waitFor(() => expect(callsTo(fake.calls, 'GET', '/os-images').at(-1)?.query).toMatchObject({ state: 'error', family: 'windows' }));
   });
 
@@ -166,7 +166,7 @@ describe('OS image detail', () => {
     const iso = screen.getByRole('table', { name: 'ISO 9660 volume' });
     expect(within(iso).getByText('Debian 12.5.0 amd64 n')).toBeTruthy();
     expect(within(iso).getByText('Joliet')).toBeTruthy();
-    expect(within(screen.getByRole('table', { name: 'El Torito boot entries' })).getByText('UEFI')).toBeTruthy();
+    expect(within(screen.getByRole('list', { name: 'El Torito boot entries' })).getByText('UEFI')).toBeTruthy();
     const detection = screen.getByRole('table', { name: 'What detection found' });
     expect(within(detection).getByText('install.amd/initrd.gz')).toBeTruthy();
     expect(within(detection).getByText('vga=788 --- quiet')).toBeTruthy();
