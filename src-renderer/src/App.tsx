@@ -48,6 +48,9 @@ const SettingsPage = page(() => import('./pages/settings/SettingsPage.js'), 'Set
 const KitPage = page(() => import('./pages/kit/KitPage.js'), 'KitPage');
 const UsersPage = page(() => import('./pages/users/UsersPage.js'), 'UsersPage');
 const SetupPage = page(() => import('./pages/setup/SetupPage.js'), 'SetupPage');
+const ImagesPage = page(() => import('./pages/images/ImagesPage.js'), 'ImagesPage');
+const ImageDetailPage = page(() => import('./pages/images/ImageDetailPage.js'), 'ImageDetailPage');
+const FilesPage = page(() => import('./pages/files/FilesPage.js'), 'FilesPage');
 
 /** Every routed page with the role it needs; the navigation (navigation.ts) lists the same paths. */
 export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
@@ -69,6 +72,9 @@ export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
   { path: '/netboot/templates/:id', role: 'viewer', element: TemplateDetailPage },
   { path: '/netboot/tasks', role: 'viewer', element: TasksPage },
   { path: '/netboot/tasks/:id', role: 'viewer', element: TaskDetailPage },
+  { path: '/images', role: 'viewer', element: ImagesPage },
+  { path: '/images/:id', role: 'viewer', element: ImageDetailPage },
+  { path: '/files', role: 'viewer', element: FilesPage },
   { path: '/scripts', role: 'viewer', element: ScriptsPage },
   { path: '/scripts/:id', role: 'viewer', element: ScriptDetailPage },
   { path: '/baselines', role: 'viewer', element: BaselinesPage },

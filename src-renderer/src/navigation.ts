@@ -49,6 +49,8 @@ export const NAVIGATION: NavGroup[] = [
       { path: '/netboot/tasks', label: 'Install tasks', role: 'viewer' },
       { path: '/netboot/templates', label: 'Answer templates', role: 'viewer' },
       { path: '/netboot/overlays', label: 'Catalog overlays', role: 'viewer' },
+      { path: '/images', label: 'OS images', role: 'viewer' },
+      { path: '/files', label: 'Files', role: 'viewer' },
     ],
   },
   {

@@ -32,6 +32,10 @@ const INVALIDATES: readonly [prefix: string, keys: QueryKey[]][] = [
   ['store.', [['store']]],
   ['script.', [['scripts']]],
   ['host.inventory.', [['baselines', 'runs']]],
+  // Progress events only move bars (the pages read them from the live store); the others change an image or the uploads.
+  ...['os_image.added', 'os_image.updated', 'os_image.removed', 'os_image.detected', 'os_image.extracted', 'os_image.mounted', 'os_image.unmounted', 'os_image.failed'].map(
+    (prefix): [string, QueryKey[]] => [prefix, [['os-images'], ['files']]],
+  ),
   ['baseline.run.', [['baselines', 'runs'], ['netboot', 'tasks']]],
   // The steps of boot timelines (src-main/hosts/boot-timeline.ts).
   ...['dhcp.', 'tftp.transfer.', 'http.transfer.', 'boot.', 'host.discovered', 'netboot.task.', 'netboot.answer_fetched', 'netboot.callback', 'baseline.run.', 'wol.sent'].map(

@@ -69,4 +69,11 @@ export const keys = {
   logs: ['logs'] as const,
   users: ['users'] as const,
   tokens: ['tokens'] as const,
+  osImages: ['os-images'] as const,
+  osImage: (id: number) => ['os-images', 'one', id] as const,
+  osImageUploads: ['os-images', 'uploads'] as const,
+  osImageSettings: ['os-images', 'settings'] as const,
+  files: ['files'] as const,
+  fileRoots: ['files', 'roots'] as const,
+  fsBrowse: ['fs', 'browse'] as const,
 };

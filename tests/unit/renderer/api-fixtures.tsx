@@ -1,6 +1,7 @@
 import { settingsDefaults } from '@contracts/settings';
 import { BASELINES_FIXTURES } from './baselines/baselines-fixtures.js';
 import { ok, type Route } from './fake-transport.js';
+import { IMAGES_FIXTURES } from './images/images-fixtures.js';
 import { NETBOOT_FIXTURES } from './netboot/netboot-fixtures.js';
 import { okList } from './render-app.js';
 import { SCRIPTS_FIXTURES } from './scripts/scripts-fixtures.js';
@@ -70,4 +71,5 @@ export const API_FIXTURES: Record<string, Route> = {
   ...SCRIPTS_FIXTURES,
   ...BASELINES_FIXTURES,
   ...STORE_FIXTURES,
+  ...IMAGES_FIXTURES,
 };

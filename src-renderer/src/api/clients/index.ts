@@ -8,12 +8,14 @@ import { bootScriptsClient } from './boot-scripts-client.js';
 import { dhcpClient } from './dhcp-client.js';
 import { diagnosticsClient } from './diagnostics-client.js';
 import { dnsClient } from './dns-client.js';
+import { filesClient } from './files-client.js';
 import { eventsClient } from './events-client.js';
 import { hostsClient } from './hosts-client.js';
 import { kitClient } from './kit-client.js';
 import { logsClient } from './logs-client.js';
 import { netbootClient } from './netboot-client.js';
 import { networkClient } from './network-client.js';
+import { osImagesClient } from './os-images-client.js';
 import { powerClient } from './power-client.js';
 import { profilesClient } from './profiles-client.js';
 import { scriptsClient } from './scripts-client.js';
@@ -53,6 +55,8 @@ export function createApi(client: ApiClient) {
     store: storeClient(client),
     baselineRuns: baselineRunsClient(client),
     kit: kitClient(client),
+    osImages: osImagesClient(client),
+    files: filesClient(client),
   };
 }
 

@@ -17,6 +17,7 @@ import type {
   WolInterface,
   WolSchedule,
   WolScheduleInput,
+  WolScheduleUpdate,
 } from '@contracts/power';
 import type { ApiClient, ListResult } from '../api-client.js';
 import { segment, withQuery, type ListParams } from '../query-string.js';
@@ -36,6 +37,8 @@ export function powerClient(client: ApiClient) {
     schedules: {
       list: (params: ListParams = {}): Promise<ListResult<WolSchedule>> => client.list(withQuery('/wol/schedules', params)),
       create: (input: WolScheduleInput): Promise<WolSchedule> => client.post('/wol/schedule', input),
+      /** Omitted fields keep their value; `{ enabled: false }` pauses, `{ enabled: true }` resumes from now. */
+      update: (id: number, patch: WolScheduleUpdate): Promise<WolSchedule> => client.put(`/wol/schedule/${segment(id)}`, patch),
       remove: (id: number): Promise<WolSchedule> => client.delete(`/wol/schedule/${segment(id)}`),
     },
     bmc: {

@@ -1,4 +1,4 @@
-import type { WolScheduleInput } from '@contracts/power';
+import type { WolSchedule, WolScheduleInput } from '@contracts/power';
 import { Group, List, MultiSelect, SegmentedControl, Switch, TagsInput, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
@@ -25,6 +25,30 @@ interface FormValues {
 
 const initial = (): FormValues => ({ name: '', target: 'hosts', host_ids: [], macs: [], when: 'cron', cron: '0 7 * * 1-5', at: '', timezone: browserTimezone(), enabled: true });
 
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** An RFC 3339 time as a datetime-local value in the browser's time zone. */
+export function localDateTimeValue(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())}T${pad2(date.getHours())}:${pad2(date.getMinutes())}`;
+}
+
+/** The form's values for editing a stored schedule. */
+export function valuesOf(schedule: WolSchedule): FormValues {
+  return {
+    name: schedule.name,
+    target: schedule.macs ? 'macs' : 'hosts',
+    host_ids: (schedule.host_ids ?? []).map(String),
+    macs: schedule.macs ?? [],
+    when: schedule.at ? 'at' : 'cron',
+    cron: schedule.cron ?? '0 7 * * 1-5',
+    at: schedule.at ? localDateTimeValue(schedule.at) : '',
+    timezone: schedule.timezone,
+    enabled: schedule.enabled,
+  };
+}
+
 export function scheduleBody(values: FormValues): WolScheduleInput {
   return {
     name: values.name.trim(),
@@ -35,8 +59,11 @@ export function scheduleBody(values: FormValues): WolScheduleInput {
   };
 }
 
-/** POST /wol/schedule: wake hosts or MACs on a cron schedule or once, with a preview of the next runs. */
-export function ScheduleDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+/**
+ * POST /wol/schedule (new) or PUT /wol/schedule/{id} (`schedule` given):
+ * wake hosts or MACs on a cron schedule or once, with a preview of the next runs.
+ */
+export function ScheduleDialog({ opened, onClose, schedule = null }: { opened: boolean; onClose: () => void; schedule?: WolSchedule | null }) {
   const { options } = useHostOptions();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<FormValues>({
@@ -55,16 +82,16 @@ export function ScheduleDialog({ opened, onClose }: { opened: boolean; onClose: 
   });
   useEffect(() => {
     if (opened) {
-      form.setValues(initial());
+      form.setValues(schedule ? valuesOf(schedule) : initial());
       form.clearErrors();
       setFormError(null);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [opened]);
-  const save = useApiAction((api, body: WolScheduleInput) => api.power.schedules.create(body), {
+  }, [opened, schedule]);
+  const save = useApiAction((api, body: WolScheduleInput) => (schedule ? api.power.schedules.update(schedule.id, body) : api.power.schedules.create(body)), {
     invalidate: [keys.wol],
     notifyErrors: false,
-    success: (saved) => `Schedule ${saved.name} created.`,
+    success: (saved) => `Schedule ${saved.name} ${schedule ? 'saved' : 'created'}.`,
   });
   const values = form.getValues();
   const preview = values.when === 'cron' ? previewCron(values.cron, values.timezone) : null;
@@ -72,10 +99,10 @@ export function ScheduleDialog({ opened, onClose }: { opened: boolean; onClose: 
     <FormDialog
       opened={opened}
       onClose={onClose}
-      title="New wake schedule"
+      title={schedule ? `Edit schedule ${schedule.name}` : 'New wake schedule'}
       size="lg"
       error={formError}
-      submitLabel="Create schedule"
+      submitLabel={schedule ? 'Save schedule' : 'Create schedule'}
       pending={save.isPending}
       onSubmit={form.onSubmit((submitted) => {
         setFormError(null);
@@ -132,7 +159,7 @@ export function ScheduleDialog({ opened, onClose }: { opened: boolean; onClose: 
           </List>
         </div>
       )}
-      <Switch label="Enabled" {...form.getInputProps('enabled', { type: 'checkbox' })} />
+      <Switch label="Enabled" description="A paused schedule keeps its settings and runs again once enabled (from then on)." {...form.getInputProps('enabled', { type: 'checkbox' })} />
     </FormDialog>
   );
 }

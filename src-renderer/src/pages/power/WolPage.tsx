@@ -8,7 +8,7 @@ import { Dim } from '../../components/Dim.js';
 import { filterOptions, TableToolbar, UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, QueryState } from '../../components/QueryState.js';
-import { DeleteButton } from '../../components/RowActions.js';
+import { DeleteButton, RowButton } from '../../components/RowActions.js';
 import { ServerTable, TableSearch, type Column } from '../../components/ServerTable.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
@@ -102,6 +102,11 @@ function Schedules() {
   const { nameOf } = useHostOptions();
   const canEdit = useCan('operator');
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<WolSchedule | null>(null);
+  const pause = useApiAction((api, schedule: WolSchedule) => api.power.schedules.update(schedule.id, { enabled: !schedule.enabled }), {
+    invalidate: [keys.wol],
+    success: (schedule) => (schedule.enabled ? `Schedule ${schedule.name} resumed.` : `Schedule ${schedule.name} paused.`),
+  });
   const remove = useApiAction((api, schedule: WolSchedule) => api.power.schedules.remove(schedule.id), {
     invalidate: [keys.wol],
     success: (schedule) => `Schedule ${schedule.name} deleted.`,
@@ -131,7 +136,7 @@ function Schedules() {
         );
       },
     },
-    { key: 'enabled', header: 'Enabled', sortKey: 'enabled', render: (s) => (s.enabled ? 'Yes' : <Dim>No</Dim>) },
+    { key: 'enabled', header: 'Enabled', sortKey: 'enabled', render: (s) => (s.enabled ? 'Yes' : <StatusBadge value="paused" label="Paused" />) },
     { key: 'next_run_at', header: 'Next run', sortKey: 'next_run_at', render: (s) => (s.next_run_at ? <span title={formatDateTime(s.next_run_at)}>{formatRelative(s.next_run_at)}</span> : <Dim>none</Dim>) },
     {
       key: 'last_run_at',
@@ -161,9 +166,24 @@ function Schedules() {
         table={table}
         rowKey={(s) => s.id}
         emptyText="No schedules. A schedule wakes machines at set times, e.g. before the working day."
-        rowActions={canEdit ? (schedule) => <DeleteButton what={`schedule ${schedule.name}`} message="Its future runs are cancelled." onConfirm={() => remove.mutate(schedule)} /> : undefined}
+        rowActions={
+          canEdit
+            ? (schedule) => (
+                <>
+                  <RowButton label={`Edit schedule ${schedule.name}`} onClick={() => setEditing(schedule)}>
+                    Edit
+                  </RowButton>
+                  <RowButton label={`${schedule.enabled ? 'Pause' : 'Resume'} schedule ${schedule.name}`} onClick={() => pause.mutate(schedule)} disabled={pause.isPending}>
+                    {schedule.enabled ? 'Pause' : 'Resume'}
+                  </RowButton>
+                  <DeleteButton what={`schedule ${schedule.name}`} message="Its future runs are cancelled." onConfirm={() => remove.mutate(schedule)} />
+                </>
+              )
+            : undefined
+        }
       />
       <ScheduleDialog opened={creating} onClose={() => setCreating(false)} />
+      <ScheduleDialog opened={editing !== null} onClose={() => setEditing(null)} schedule={editing} />
     </Stack>
   );
 }
