@@ -1,3 +1,4 @@
+import { unreadableImage } from './unreadable-image.js';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -43,7 +44,7 @@ export class ImageIntake {
       return await this.deps.images.inspect(file, fileName);
     } catch (error) {
       if (isAppError(error) && error.code === 'VALIDATION_FAILED') {
-        throw new AppError('VALIDATION_FAILED', `${field}: ${fileName} is not a readable ISO image: ${error.message}`, { details: [{ field, message: error.message }] });
+        throw unreadableImage(error, fileName, field);
       }
       throw OsImageService.asRefusal(error, field);
     }

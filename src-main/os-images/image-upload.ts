@@ -4,6 +4,7 @@ import type { FileBody } from '../core/http-kit/file-body.js';
 import { receiveFile, requireFreeSpace } from '../core/upload/receive-file.js';
 import type { EventLog } from '../events/event-log.js';
 import { isImageFileName } from './image-names.js';
+import { unreadableImage } from './unreadable-image.js';
 import { OsImageService, type InspectedImage } from './os-image-service.js';
 import { MAX_IMAGE_BYTES, type OsImage, type UploadQuery } from './os-images-contract.js';
 import { newUploadId, type PartialUploads, type UploadMeta } from './partial-uploads.js';
@@ -114,7 +115,7 @@ export class ImageUploads {
               inspected = await this.deps.images.inspect(partial, name);
             } catch (error) {
               if (isAppError(error) && error.code === 'VALIDATION_FAILED') {
-                throw new AppError('VALIDATION_FAILED', `${name} is not a readable ISO image: ${error.message}`, { details: [{ field: 'body', message: error.message }] });
+                throw unreadableImage(error, name, 'body');
               }
               throw OsImageService.asRefusal(error, 'body');
             }

@@ -78,12 +78,18 @@ beforeAll(async () => {
   };
   t = await createTestCore({
     nicReader: () => [],
+    // Under a prefix of its own: the os-images area registers the same route wired to the real service.
     extraApiPlugins: [
-      bootProfileRoutes({
-        images: fakeImages(),
-        profiles: { all: () => profiles().all(), create: (input, note) => profiles().create(input, note), update: (id, input, note) => profiles().update(id, input, note) },
-        wimboot: async () => wimboot,
-      }),
+      async (app) => {
+        await app.register(
+          bootProfileRoutes({
+            images: fakeImages(),
+            profiles: { all: () => profiles().all(), create: (input, note) => profiles().create(input, note), update: (id, input, note) => profiles().update(id, input, note) },
+            wimboot: async () => wimboot,
+          }),
+          { prefix: '/fake-images' },
+        );
+      },
     ],
   });
   core = t.core;
@@ -102,7 +108,7 @@ afterAll(async () => {
 
 async function post(id: number, body: unknown, role: 'operator' | 'viewer' = 'operator') {
   const headers = { ...(await loginHeaders(t.core, role)), 'content-type': 'application/json' };
-  const res = await fetch(`${t.core.url()}/api/v1/os-images/${id}/boot-profile`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const res = await fetch(`${t.core.url()}/api/v1/fake-images/os-images/${id}/boot-profile`, { method: 'POST', headers, body: JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as { success: boolean; data: { profile: { id: number; name: string; boot_type: string; linux: unknown; sanboot: unknown }; created: boolean; notes: string[] }; code?: string; error?: string } };
 }
 
