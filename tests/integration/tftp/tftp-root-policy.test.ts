@@ -218,7 +218,7 @@ describe('a stored root the policy refuses (an older configuration)', () => {
     const status = t.core.kernel.services.get('tftp');
     expect(status.state).toBe('failed');
     expect(status.last_error).toBe(
-      `TFTP root ${stale} is refused: ${stale} is outside the allowed roots (${path.join(t.dataDir, 'boot')}); an admin can allow more with PUT /settings/served-roots or --allowed-root; an admin must set another root (PUT /services/tftp {"root": ...}, null for the boot root)`,
+      `TFTP root ${stale} is refused: ${stale} is outside the allowed roots (${path.join(t.dataDir, 'boot')}, ${path.join(t.dataDir, 'images')}); an admin can allow more with PUT /settings/served-roots or --allowed-root; an admin must set another root (PUT /services/tftp {"root": ...}, null for the boot root)`,
     );
     // No boot loaders were copied into the refused root.
     expect(await readdir(stale)).toEqual(['secret.txt']);
