@@ -5,6 +5,7 @@
  * so they can hold what JSON.stringify cannot: own `__proto__` keys,
  * duplicate keys, lone surrogates, 10 000-deep nesting, numbers like 1e400.
  */
+import { prng } from './prng.js';
 
 /** The JSON-schema subset the OpenAPI document of the API uses. */
 export interface JsonSchema {
@@ -33,21 +34,17 @@ export interface JsonSchema {
   default?: unknown;
 }
 
-/** mulberry32: tiny, fast, and the same sequence for the same seed on every machine. */
+/** The seeded generator (helpers/prng.ts, mulberry32) with the draws the fuzzer needs. */
 export class Rng {
-  private state: number;
+  private readonly random: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
+    this.random = prng(seed);
   }
 
   /** A float in [0, 1). */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.random();
   }
 
   int(min: number, max: number): number {

@@ -1,16 +1,6 @@
 import { IpmiDecodeError } from '../../../src-main/power/ipmi/codec.js';
+import { prng } from '../../helpers/prng.js';
 
-/** A small deterministic PRNG (mulberry32), so a failing fuzz case can be replayed. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function randomBytes(random: () => number, length: number): Buffer {
   const buf = Buffer.alloc(length);

@@ -4,6 +4,7 @@ import { detectImage, MAX_CONFIG_FILES, MAX_TEXT_BYTES } from '../../../../src-m
 import { DetectionSchema, type Detection } from '../../../../src-main/os-images/os-images-contract.js';
 import { memoryTree, type MemoryEntry, type MemoryTree } from '../../../helpers/memory-tree.js';
 import { DEBIAN_NETINST, isoInfo, ROCKY_DVD } from '../../../helpers/os-media.js';
+import { prng } from '../../../helpers/prng.js';
 
 /*
  * Media built to hurt a detector: configs of megabytes, binary garbage
@@ -23,17 +24,6 @@ function bytesRead(tree: MemoryTree): number {
   return tree.calls.reads.reduce((sum, read) => sum + read.length, 0);
 }
 
-/** A small deterministic PRNG (mulberry32), so a failing case reproduces. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function garbage(random: () => number, size: number): Buffer {
   const bytes = Buffer.alloc(size);

@@ -7,6 +7,7 @@ import { openIso, readIsoInfo } from '../../../../src-main/os-images/iso/index.j
 import { IsoSource } from '../../../../src-main/os-images/iso/iso-source.js';
 import { readDescriptorSet } from '../../../../src-main/os-images/iso/volume-descriptors.js';
 import { buildIso, isoToolPresent, makeIsoWorkDir } from '../../../helpers/iso-fixtures.js';
+import { prng } from '../../../helpers/prng.js';
 
 /*
  * Corrupted images: bytes of a small Rock Ridge + Joliet + El Torito ISO are
@@ -23,17 +24,6 @@ const SEED = Number(process.env.BOOTWRIGHT_FUZZ_SEED ?? 0x15090660);
 const MAX_WALK_NODES = 400;
 const MAX_WALK_DEPTH = 80;
 
-/** mulberry32: a small seeded PRNG, so a failing round can be replayed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Region {
   kind: 'descriptor' | 'directory' | 'susp' | 'catalog' | 'udf';
