@@ -21,6 +21,15 @@ export interface ApiResult<T = unknown> {
  * namespace. kill() and start() again on the same data directory test what
  * survives a crash.
  */
+/** An event as GET /events lists it (the fields the end-to-end tests match on). */
+export interface EventRow {
+  id: number;
+  kind: string;
+  mac: string | null;
+  ip: string | null;
+  detail: Record<string, unknown> | null;
+}
+
 export class NetnsServer {
   readonly ns: Netns;
   readonly dataDir: string;
@@ -45,6 +54,22 @@ export class NetnsServer {
     this.nodeArgs = [...SERVE_NODE_FLAGS, ...(options.nodeArgs ?? [])];
     this.cpus = options.cpus ?? null;
     this.built = options.built ?? false;
+  }
+
+  /** Polls `probe` once a second until it answers; the error carries the server's recent output. */
+  async waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = await probe();
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms; server output:\n${this.output.slice(-3000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+
+  /** The first event of `kind` that `match` accepts, polled from GET /events. */
+  waitForEvent(kind: string, match: (event: EventRow) => boolean, timeoutMs = 150_000): Promise<EventRow> {
+    return this.waitFor(`event ${kind}`, async () => (await this.must<EventRow[]>('GET', `/events?kind=${encodeURIComponent(kind)}&size=500`)).find(match), timeoutMs);
   }
 
   async start(): Promise<void> {

@@ -25,7 +25,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Netns } from '../../helpers/netns.js';
-import type { NetnsServer } from '../../helpers/netns-server.js';
+import type { EventRow, NetnsServer } from '../../helpers/netns-server.js';
 import { DEBIAN_INSTALLER, bootMachine, powerOff, skipQemuTest, startPxeLab, type PxeLab } from '../../helpers/qemu-machine.js';
 
 const run = promisify(execFile);
@@ -45,13 +45,6 @@ function missingIsolinux(): boolean {
   return true;
 }
 
-interface EventRow {
-  id: number;
-  kind: string;
-  mac: string | null;
-  ip: string | null;
-  detail: Record<string, unknown> | null;
-}
 
 interface OsImage {
   id: number;
@@ -76,19 +69,7 @@ let work: string;
 let image: OsImage;
 const machines: ChildProcess[] = [];
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms; server output:\n${server.output.slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
 
-function waitForEvent(kind: string, match: (event: EventRow) => boolean, timeoutMs = BOOT_TIMEOUT_MS): Promise<EventRow> {
-  return waitFor(`event ${kind}`, async () => (await server.must<EventRow[]>('GET', `/events?kind=${encodeURIComponent(kind)}&size=500`)).find(match), timeoutMs);
-}
 
 /** Builds the test ISO into the images folder (an allowed import root): installer kernel+initrd, isolinux with a serial console. */
 async function buildIso(target: string): Promise<void> {
@@ -131,7 +112,7 @@ describe.skipIf(skip)('booting a mounted ISO in QEMU', () => {
     await buildIso(file);
     const imported = await server.must<OsImage>('POST', '/os-images/import', { path: file, name: 'Debian ISO boot e2e' });
     // Detection runs after import: wait until the image is ready.
-    image = await waitFor(
+    image = await server.waitFor(
       'image detection',
       async () => {
         const current = await server.must<OsImage>('GET', `/os-images/${imported.id}`);
@@ -163,13 +144,13 @@ describe.skipIf(skip)('booting a mounted ISO in QEMU', () => {
     const mac = '52:54:00:e2:e4:01';
     const vm = await machine('K', mac);
     try {
-      const served = await waitForEvent('boot.script_served', (event) => event.mac === mac);
+      const served = await server.waitForEvent('boot.script_served', (event) => event.mac === mac);
       for (const [inIso, local] of [['install.amd/vmlinuz', 'linux'], ['install.amd/initrd.gz', 'initrd.gz']] as const) {
-        const done = await waitForEvent('http.transfer.completed', (event) => event.ip === served.ip && event.detail?.file === `iso/${image.slug}/${inIso}`);
+        const done = await server.waitForEvent('http.transfer.completed', (event) => event.ip === served.ip && event.detail?.file === `iso/${image.slug}/${inIso}`);
         expect(done.detail?.bytes, inIso).toBe((await stat(`${DEBIAN_INSTALLER}/${local}`)).size);
       }
       // The installer runs: its screen on the serial console, or its own DHCP request (vendor class d-i).
-      await waitFor(
+      await server.waitFor(
         'the installer starting',
         async () => {
           if (/Linux version/.test(vm.serial()) && /1\*installer|<Tab> moves|Language|Configure the network/.test(vm.serial())) return true;
@@ -189,9 +170,9 @@ describe.skipIf(skip)('booting a mounted ISO in QEMU', () => {
     const mac = '52:54:00:e2:e4:02';
     const vm = await machine('S', mac);
     try {
-      await waitForEvent('boot.script_served', (event) => event.mac === mac);
-      await waitFor('isolinux from the SAN-booted ISO', async () => (/ISOLINUX/.test(vm.serial()) ? true : undefined), BOOT_TIMEOUT_MS);
-      await waitFor('the installer kernel', async () => (/Linux version/.test(vm.serial()) ? true : undefined), BOOT_TIMEOUT_MS);
+      await server.waitForEvent('boot.script_served', (event) => event.mac === mac);
+      await server.waitFor('isolinux from the SAN-booted ISO', async () => (/ISOLINUX/.test(vm.serial()) ? true : undefined), BOOT_TIMEOUT_MS);
+      await server.waitFor('the installer kernel', async () => (/Linux version/.test(vm.serial()) ? true : undefined), BOOT_TIMEOUT_MS);
       // iPXE read the ISO with range requests of /boot/iso/<slug>.iso.
       const reads = (await server.must<EventRow[]>('GET', `/events?kind=http.transfer.completed&size=500`)).filter((event) => event.detail?.file === `iso/${image.slug}.iso`);
       expect(reads.length).toBeGreaterThan(0);

@@ -30,13 +30,6 @@ interface Task {
   timeline: { at: string; kind: string; state: string | null; message: string }[];
 }
 
-interface EventRow {
-  id: number;
-  kind: string;
-  mac: string | null;
-  ip: string | null;
-  detail: Record<string, unknown> | null;
-}
 
 let pxe: PxeLab | undefined;
 let lan: Netns;
@@ -44,23 +37,7 @@ let server: NetnsServer;
 let work: string;
 const machines: ChildProcess[] = [];
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms; server output:\n${server.output.slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
 
-function waitForEvent(kind: string, match: (event: EventRow) => boolean, timeoutMs: number): Promise<EventRow> {
-  return waitFor(
-    `event ${kind}`,
-    async () => (await server.must<EventRow[]>('GET', `/events?kind=${encodeURIComponent(kind)}&size=500`)).find(match),
-    timeoutMs,
-  );
-}
 
 /** GET from the root namespace, as anybody on the network could (no session cookie). */
 async function anonymous(url: string): Promise<{ status: number; text: string }> {
@@ -112,15 +89,15 @@ describe.skipIf(skip)('an unattended Debian install task on a real PXE client (Q
     const other = await bootMachine(lan, 'br0', { name: 'O', mac: otherMac, firmware: 'bios', workDir: work });
     machines.push(other);
     try {
-      const otherServed = await waitForEvent('boot.script_served', (event) => event.mac === otherMac, INSTALL_TIMEOUT_MS);
+      const otherServed = await server.waitForEvent('boot.script_served', (event) => event.mac === otherMac, INSTALL_TIMEOUT_MS);
       expect(otherServed.detail).toMatchObject({ profile_id: hold.id, reason: 'host_assignment' });
       powerOff(other);
 
-      const served = await waitForEvent('boot.script_served', (event) => event.mac === installMac, INSTALL_TIMEOUT_MS);
+      const served = await server.waitForEvent('boot.script_served', (event) => event.mac === installMac, INSTALL_TIMEOUT_MS);
       expect(served.detail).toMatchObject({ reason: 'netboot_task' });
-      const fetched = await waitForEvent('netboot.answer_fetched', (event) => event.detail?.task_id === task.id, INSTALL_TIMEOUT_MS);
+      const fetched = await server.waitForEvent('netboot.answer_fetched', (event) => event.detail?.task_id === task.id, INSTALL_TIMEOUT_MS);
       expect(fetched.ip).toBe(served.ip);
-      const installing = await waitFor(
+      const installing = await server.waitFor(
         'task installing',
         async () => {
           const current = await server.must<Task>('GET', `/netboot/tasks/${task.id}`);

@@ -21,13 +21,6 @@ const BOOT_TIMEOUT_MS = 150_000;
 
 const skip = skipQemuTest('QEMU PXE e2e', ['qemu-system-x86_64', 'dnsmasq']);
 
-interface EventRow {
-  id: number;
-  kind: string;
-  mac: string | null;
-  ip: string | null;
-  detail: Record<string, unknown> | null;
-}
 
 interface Host {
   id: number;
@@ -43,16 +36,6 @@ let server: NetnsServer;
 let work: string;
 const machines: ChildProcess[] = [];
 
-async function waitForEvent(kind: string, match: (event: EventRow) => boolean, timeoutMs = BOOT_TIMEOUT_MS): Promise<EventRow> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const events = await server.must<EventRow[]>('GET', `/events?kind=${encodeURIComponent(kind)}&size=500`);
-    const found = events.find(match);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no ${kind} event within ${timeoutMs} ms; server output:\n${server.output.slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
 
 /** A QEMU machine booting from the network on br0; powered off in afterAll at the latest. */
 async function bootMachine(name: string, mac: string, firmware: 'bios' | 'uefi'): Promise<ChildProcess> {
@@ -90,7 +73,7 @@ describe.skipIf(skip)('real PXE clients in QEMU', () => {
     await createHost(mac, holdProfile, 'bios-e2e');
     const machine = await bootMachine('B', mac, 'bios');
     try {
-      const served = await waitForEvent('boot.script_served', (event) => event.mac === mac);
+      const served = await server.waitForEvent('boot.script_served', (event) => event.mac === mac);
       // The first stage is the e1000 ROM's iPXE (BIOS, i386 build): it gets the entry script straight from DHCP.
       expect(served.detail).toMatchObject({ profile_id: holdProfile, platform: 'pcbios', reason: 'host_assignment' });
       const leases = await server.must<{ mac: string; ip: string }[]>('GET', `/leases?q=${encodeURIComponent(mac)}`);
@@ -106,10 +89,10 @@ describe.skipIf(skip)('real PXE clients in QEMU', () => {
     await createHost(mac, holdProfile, 'uefi-e2e');
     const machine = await bootMachine('U', mac, 'uefi');
     try {
-      const served = await waitForEvent('boot.script_served', (event) => event.mac === mac);
+      const served = await server.waitForEvent('boot.script_served', (event) => event.mac === mac);
       // OVMF's own PXE client fetched ipxe.efi over TFTP (arch 7); that iPXE then asked for the entry script.
       expect(served.detail).toMatchObject({ profile_id: holdProfile, platform: 'efi', arch: 'x86_64' });
-      const tftp = await waitForEvent('tftp.transfer.completed', (event) => event.ip === served.ip && String(event.detail?.file).endsWith('ipxe.efi'), 10_000);
+      const tftp = await server.waitForEvent('tftp.transfer.completed', (event) => event.ip === served.ip && String(event.detail?.file).endsWith('ipxe.efi'), 10_000);
       expect(tftp.detail?.bytes).toBeGreaterThan(100_000);
     } finally {
       powerOff(machine);
@@ -130,10 +113,10 @@ describe.skipIf(skip)('real PXE clients in QEMU', () => {
     await createHost(mac, profile.id, 'linux-e2e');
     const machine = await bootMachine('L', mac, 'bios');
     try {
-      const served = await waitForEvent('boot.script_served', (event) => event.mac === mac);
+      const served = await server.waitForEvent('boot.script_served', (event) => event.mac === mac);
       const ip = served.ip;
       for (const file of ['e2e/linux', 'e2e/initrd.gz']) {
-        const done = await waitForEvent('http.transfer.completed', (event) => event.ip === ip && event.detail?.file === file);
+        const done = await server.waitForEvent('http.transfer.completed', (event) => event.ip === ip && event.detail?.file === file);
         expect(done.detail?.bytes, file).toBe((await stat(path.join(work, 'data', 'boot', file))).size);
       }
     } finally {
@@ -155,7 +138,7 @@ describe.skipIf(skip)('real PXE clients in QEMU', () => {
     await createHost(mac, holdProfile, 'proxy-e2e');
     const machine = await bootMachine('P', mac, 'bios');
     try {
-      const served = await waitForEvent('boot.script_served', (event) => event.mac === mac);
+      const served = await server.waitForEvent('boot.script_served', (event) => event.mac === mac);
       // The address came from dnsmasq's pool, the boot script from Bootwright.
       expect(served.ip).toMatch(/^10\.93\.0\.(2[0-4]\d|250)$/);
       const leases = await server.must<{ mac: string }[]>('GET', `/leases?q=${encodeURIComponent(mac)}`);
