@@ -206,6 +206,17 @@ describe('OS image detail', () => {
       }),
     );
     await waitFor(() => expect(screen.queryByRole('group', { name: 'Extraction progress' })).toBeNull());
+    expect(screen.queryByText('The extraction failed')).toBeNull();
+    // A failure comes only as an event (the 202 came first): the page says why.
+    act(() =>
+      stream.handlers.onMessage({
+        id: 52,
+        event: 'os_image.failed',
+        data: { id: 52, kind: 'os_image.failed', level: 'warn', message: 'extracting failed', mac: null, ip: null, host_id: null, detail: { image_id: 1, operation: 'extract', error: 'images/debian exists already' }, created_at: new Date().toISOString() },
+      }),
+    );
+    const title = await screen.findByText('The extraction failed');
+    expect(title.closest('[role=alert]')?.textContent).toContain('images/debian exists already');
   });
 
   it('creates a profile that boots the ISO and links to it', async () => {
