@@ -104,7 +104,7 @@ function BootProfileNotice({ result, onClose }: { result: BootProfileResult; onC
         <Anchor component={Link} to={`/profiles/${result.profile.id}`} inherit>
           {result.profile.name}
         </Anchor>{' '}
-        was created. Assign it to hosts or a group to boot them from the image.
+        {result.created ? 'was created' : 'boots it already (none was added)'}. Assign it to hosts or a group to boot them from the image.
       </Text>
       {result.notes.length > 0 && (
         <List size="sm" mt={4}>

@@ -222,11 +222,12 @@ describe('OS image detail', () => {
   it('creates a profile that boots the ISO and links to it', async () => {
     renderApp('/images/1', {
       ...routes,
-      'POST /api/v1/os-images/1/boot-profile': () => ({ status: 201, body: { success: true, data: { profile: { id: 1, name: 'Boot Debian 12.5 netinst' }, notes: ['Debian reads the rest of the ISO over HTTP'] } } }),
+      'POST /api/v1/os-images/1/boot-profile': () => ({ status: 201, body: { success: true, data: { profile: { id: 1, name: 'Boot Debian 12.5 netinst' }, created: true, notes: ['Debian reads the rest of the ISO over HTTP'] } } }),
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Boot this ISO' }));
     expect((await screen.findByRole('link', { name: 'Boot Debian 12.5 netinst' })).getAttribute('href')).toBe('/profiles/1');
     expect(screen.getByText('Debian reads the rest of the ISO over HTTP')).toBeTruthy();
+    expect(screen.getByText(/was created/)).toBeTruthy();
   });
 
   it('edits the name and slug, sending only what changed', async () => {
