@@ -46,7 +46,7 @@ export interface ExtractProgress {
 export interface ExtractRequest {
   tree: ReadOnlyTree;
   detection: Detection | null;
-  /** The absolute directory the files go to (created; inside the boot root). */
+  /** The absolute directory the files go to (inside the boot root); the extractor creates it, and refuses an existing one (CONFLICT) unless `overwrite`. */
   target: string;
   mode: ExtractMode;
   overwrite: boolean;

@@ -441,7 +441,7 @@ export class OsImageService {
         });
       });
       try {
-        await mkdir(target, { recursive: true });
+        // The extractor creates the target itself (staged, renamed into place) and refuses an existing one without overwrite.
         const result = await this.deps.extractor({ tree, detection: row.detection, target, mode, overwrite: body.overwrite ?? false, signal, onProgress: report });
         report.flush();
         await this.update(id, { extracted: { mode, boot_path: `images/${row.slug}/`, files: result.files, bytes: result.bytes, at: new Date().toISOString() } });

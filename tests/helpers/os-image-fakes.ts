@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../src-main/core/errors.js';
@@ -151,8 +152,10 @@ export const fakeDetector: ImageDetector = async ({ info, catalog }) => {
 
 /** Copies the tree's files into the target (waits for `gate` first when given, so a test can see the operation running). */
 export function fakeExtractor(gate?: Promise<void>): ImageExtractor {
-  return async ({ tree, target, onProgress, signal }) => {
+  return async ({ tree, target, overwrite, onProgress, signal }) => {
     if (gate) await gate;
+    // As the real extractor (the port's contract): an existing target is refused unless overwrite.
+    if (!overwrite && existsSync(target)) throw new AppError('CONFLICT', `${target} exists already: extract with overwrite to replace it`);
     let files = 0;
     let bytes = 0;
     const total = Object.values(FAKE_FILES).reduce((sum, content) => sum + Buffer.byteLength(content), 0);

@@ -48,6 +48,8 @@ export interface UploadTaskOptions {
   locate?(uploadId: string | null): Promise<UploadPosition | null>;
   /** Resumable targets: drop the server's partial file (Cancel). */
   discard?(uploadId: string): Promise<void>;
+  /** Resumable targets: the id a fresh upload is sent under, chosen by the client (Cancel discards it even before an answer came). */
+  uploadId?: string;
   /** Continue an upload the server already holds part of (a partial upload picked again). */
   resumeFrom?: UploadPosition;
   onChange(snapshot: UploadSnapshot): void;
@@ -84,7 +86,7 @@ export class UploadTask {
       rate: null,
       phase: 'uploading',
       error: null,
-      uploadId: options.resumeFrom?.uploadId ?? null,
+      uploadId: options.resumeFrom?.uploadId ?? options.uploadId ?? null,
       result: null,
     };
   }

@@ -82,6 +82,10 @@ describe.skipIf(skip)('OS images and files in a browser', () => {
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.setDefaultTimeout(15_000);
+    // The console's "Failed to load resource" names no URL: record which request failed (400/401/409 are provoked on purpose).
+    page.on('response', (response) => {
+      if (response.status() >= 400 && ![400, 401, 409].includes(response.status())) pageProblems.push(`response: ${response.status()} ${response.request().method()} ${response.url()}`);
+    });
     page.on('pageerror', (error) => pageProblems.push(`pageerror: ${error.message}`));
     page.on('console', (message) => {
       // The overwrite question is a 409 the test provokes on purpose.
@@ -118,7 +122,8 @@ describe.skipIf(skip)('OS images and files in a browser', () => {
 
   it('mounts the image and serves its content at the URL the page shows', async () => {
     await open(imageUrl);
-    await page.getByRole('button', { name: 'Mount' }).click();
+    // exact: 'Mount' is also part of 'Unmount' and of 'Copy Mounted content URL'.
+    await page.getByRole('button', { name: 'Mount', exact: true }).click();
     const shown = page.getByLabel('Mounted content URL', { exact: true });
     await shown.waitFor();
     const url = (await shown.textContent()) ?? '';
@@ -127,8 +132,8 @@ describe.skipIf(skip)('OS images and files in a browser', () => {
     expect(served.status).toBe(200);
     await expect(served.text()).resolves.toBe('hello from the ISO\n');
     await shot('image-detail-1440-light');
-    await page.getByRole('button', { name: 'Unmount' }).click();
-    await page.getByRole('button', { name: 'Mount' }).waitFor();
+    await page.getByRole('button', { name: 'Unmount', exact: true }).click();
+    await page.getByRole('button', { name: 'Mount', exact: true }).waitFor();
   }, 60_000);
 
   it('extracts the whole tree and shows where it went', async () => {
@@ -136,13 +141,20 @@ describe.skipIf(skip)('OS images and files in a browser', () => {
     await page.getByRole('button', { name: 'Extract…' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('The whole tree (as big as the ISO)').check();
-    await dialog.getByRole('button', { name: 'Extract' }).click();
-    await page.getByText(/^Extracted \(whole tree\) to /).waitFor({ timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Extract', exact: true }).click();
+    // The end comes as an event: the page shows where the files went, or why it failed (then fail at once, with the reason).
+    const done = page.getByText(/^Extracted \(whole tree\) to /);
+    const failed = page.getByRole('alert').filter({ hasText: 'The extraction failed' });
+    await done.or(failed).first().waitFor({ timeout: 30_000 });
+    expect(await failed.count(), (await failed.allTextContents()).join('; ')).toBe(0);
+    const where = /to (images\/[a-z0-9._-]+\/) in the boot root/.exec((await done.textContent()) ?? '');
+    expect(where?.[1]).toBeDefined();
+    await expect(readFile(path.join(test.dataDir, 'boot', where?.[1] ?? '', 'docs', 'hello.txt'), 'utf8')).resolves.toBe('hello from the ISO\n');
   }, 60_000);
 
   it('renames the image', async () => {
     await open(imageUrl);
-    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Name', { exact: false }).first().fill('E2E rescue');
     await dialog.getByRole('button', { name: 'Save image' }).click();
@@ -164,7 +176,7 @@ describe.skipIf(skip)('OS images and files in a browser', () => {
     await upload.getByText(/^Uploaded /).waitFor();
     await expect(readFile(path.join(test.dataDir, 'boot', 'e2e-note.txt'), 'utf8')).resolves.toBe('second\n');
     await page.getByRole('button', { name: 'Delete e2e-note.txt' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => table.getByText('e2e-note.txt').count()).toBe(0);
   }, 60_000);
 
@@ -195,7 +207,7 @@ describe.skipIf(skip)('OS images and files in a browser', () => {
 
   it('deletes the image from its page', async () => {
     await open(imageUrl);
-    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete image' }).click();
     await page.getByRole('heading', { name: 'OS images', level: 1 }).waitFor();
     await page.getByText(/No image yet/).waitFor();

@@ -7,6 +7,8 @@ import { API_PREFIX } from '../transport.js';
 /** What POST /os-images/{id}/boot-profile answers: the profile made to boot the image, and what to know about it. */
 export interface BootProfileResult {
   profile: Profile;
+  /** False when a profile for the image existed already (200 instead of 201). */
+  created: boolean;
   notes: string[];
 }
 

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Breadcrumbs, Button, FileButton, Group, SegmentedControl, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { FILE_ROOTS, type FileEntry, type FileRoot, type FileRootId } from '@contracts/files';
 import { useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAppState, useCan } from '../../app-state.js';
 import { Dim } from '../../components/Dim.js';
@@ -185,7 +186,10 @@ export function FilesPage() {
     else next.set('path', nextPath);
     setSearch(next);
   };
+  // Cleared after each choice: picking the same file again (to overwrite it) must fire the input's change again.
+  const resetChooser = useRef<() => void>(null);
   const upload = (files: File[]) => {
+    resetChooser.current?.();
     for (const file of files) {
       startUpload('files', (key, onChange) => fileUploadTask(root, path, file, key, onChange), () => void queryClient.invalidateQueries({ queryKey: keys.files }));
     }
@@ -199,7 +203,7 @@ export function FilesPage() {
           canOperate &&
           !desktop &&
           currentRoot?.problem === null && (
-            <FileButton onChange={upload} multiple>
+            <FileButton onChange={upload} multiple resetRef={resetChooser}>
               {(props) => <Button {...props}>Upload files</Button>}
             </FileButton>
           )

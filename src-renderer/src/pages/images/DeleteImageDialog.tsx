@@ -1,5 +1,6 @@
 import { Alert, Checkbox, List, Modal, Stack, Text } from '@mantine/core';
 import type { OsImage } from '@contracts/os-images';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { describeError, isApiError } from '../../api/api-error.js';
@@ -23,6 +24,10 @@ export function usersOf(error: unknown): string[] {
     .filter((line): line is string => line !== null);
 }
 
+function isSameKey(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((part, index) => part === b[index]);
+}
+
 /**
  * DELETE /os-images/{id}: asks first; an imported image keeps the user's
  * file unless "also delete the file" is ticked; a 409 names what uses the
@@ -30,6 +35,7 @@ export function usersOf(error: unknown): string[] {
  */
 export function DeleteImageDialog({ image, opened, onClose }: { image: OsImage; opened: boolean; onClose: () => void }) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [deleteFile, setDeleteFile] = useState(false);
   const [conflict, setConflict] = useState<{ message: string; users: string[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -41,12 +47,16 @@ export function DeleteImageDialog({ image, opened, onClose }: { image: OsImage; 
     }
   }, [opened]);
   const remove = useApiAction((api, force: boolean) => api.osImages.remove(image.id, { force, deleteFile }), {
-    invalidate: [keys.osImages, keys.files],
+    invalidate: [keys.files],
     notifyErrors: false,
     success: `Image ${image.name} deleted.`,
     onSuccess: () => {
       onClose();
       void navigate('/images');
+      // The detail page is still mounted in this tick: refetching the deleted image now would only fetch a 404.
+      const deleted = keys.osImage(image.id);
+      void queryClient.invalidateQueries({ queryKey: deleted, exact: true, refetchType: 'none' });
+      void queryClient.invalidateQueries({ queryKey: keys.osImages, predicate: (query) => !isSameKey(query.queryKey, deleted) });
     },
   });
   const keepsFile = image.source !== 'upload';

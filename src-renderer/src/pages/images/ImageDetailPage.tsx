@@ -14,7 +14,7 @@ import { NotFoundPage } from '../NotFoundPage.js';
 import { DeleteImageDialog } from './DeleteImageDialog.js';
 import { EditImageDialog } from './EditImageDialog.js';
 import { ExtractDialog } from './ExtractDialog.js';
-import { extractProgressOf, lanUrl } from './image-labels.js';
+import { extractFailureOf, extractProgressOf, lanUrl } from './image-labels.js';
 import { DetectionCard, ImageDetailsCard, IsoInfoCard } from './ImageInfoCards.js';
 
 /** A URL with a copy button (the mount's address other machines use). */
@@ -40,6 +40,7 @@ function ServingCard({ image }: { image: OsImage }) {
   const status = useApiQuery(keys.status, (api) => api.system.status());
   const events = useLiveEvents((state) => state.events);
   const progress = extractProgressOf(events, image.id);
+  const failure = progress ? null : extractFailureOf(events, image.id);
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
   const urls = status.data?.urls;
   return (
@@ -63,6 +64,11 @@ function ServingCard({ image }: { image: OsImage }) {
           <Text size="sm" c="dimmed">
             Not mounted. Mounting serves the ISO's files under <span className="mono">/boot/iso/{image.slug}/</span> straight from the ISO (no copy).
           </Text>
+        )}
+        {failure && (
+          <Alert color="red" title="The extraction failed" role="alert">
+            {failure}
+          </Alert>
         )}
         {progress ? (
           <Stack gap={4} role="group" aria-label="Extraction progress">
@@ -98,7 +104,7 @@ function BootProfileNotice({ result, onClose }: { result: BootProfileResult; onC
         <Anchor component={Link} to={`/profiles/${result.profile.id}`} inherit>
           {result.profile.name}
         </Anchor>{' '}
-        was created. Assign it to hosts or a group to boot them from the image.
+        {result.created ? 'was created' : 'boots it already (none was added)'}. Assign it to hosts or a group to boot them from the image.
       </Text>
       {result.notes.length > 0 && (
         <List size="sm" mt={4}>

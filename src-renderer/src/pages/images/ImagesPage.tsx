@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, FileButton, Stack, Text } from '@mantine/core';
 import { IMAGE_STATES, OS_FAMILIES, type OsImage } from '@contracts/os-images';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useAppState, useCan } from '../../app-state.js';
 import { TableToolbar } from '../../components/kit/index.js';
@@ -60,7 +60,10 @@ export function ImagesPage() {
   const uploads = useUploads('images');
   const [importing, setImporting] = useState(false);
   const [settings, setSettings] = useState(false);
+  // Cleared after each choice: picking the same file again (after a delete, or to retry) must fire the input's change again.
+  const resetChooser = useRef<() => void>(null);
   const upload = (files: File[]) => {
+    resetChooser.current?.();
     for (const file of files) {
       startUpload(
         'images',
@@ -77,7 +80,7 @@ export function ImagesPage() {
         actions={
           <>
             {canOperate && !desktop && (
-              <FileButton onChange={upload} accept=".iso,.img" multiple>
+              <FileButton onChange={upload} accept=".iso,.img" multiple resetRef={resetChooser}>
                 {(props) => <Button {...props}>Upload ISO</Button>}
               </FileButton>
             )}

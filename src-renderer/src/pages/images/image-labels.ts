@@ -74,3 +74,21 @@ export function extractProgressOf(events: readonly EventData[], imageId: number)
   }
   return null;
 }
+
+/**
+ * Why the image's latest extraction failed, from the live events (newest
+ * first): the os_image.failed of operation extract, unless an extraction
+ * started or ended after it; null otherwise. The failure is an event only
+ * (the 202 came before it), so without this the page would just stay "Not extracted".
+ */
+export function extractFailureOf(events: readonly EventData[], imageId: number): string | null {
+  for (const event of events) {
+    if (num(event.detail?.image_id) !== imageId) continue;
+    if (event.kind === 'os_image.extracted' || event.kind === 'os_image.extract.progress') return null;
+    if (event.kind === 'os_image.failed' && event.detail?.operation === 'extract') {
+      const error = event.detail.error;
+      return typeof error === 'string' && error !== '' ? error : event.message;
+    }
+  }
+  return null;
+}

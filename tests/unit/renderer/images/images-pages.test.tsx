@@ -51,36 +51,36 @@ describe('OS images list', () => {
     const xhr = FakeXhr.last();
     expect(xhr.method).toBe('POST');
     expect(xhr.url.split('?')[0]).toBe('/api/v1/os-images/upload');
-    // The browser's name made fit for the upload route.
-    expect(xhr.query()).toEqual({ file_name: 'debian_12__netinst_.iso', size: '2048' });
+    // The browser's name made fit for the upload route, and an upload id of our own (resume never guesses by name).
+    expect(xhr.query()).toEqual({ file_name: 'debian_12__netinst_.iso', size: '2048', upload_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
     act(() => xhr.progress(1024));
     const upload = await screen.findByRole('group', { name: 'Upload debian_12__netinst_.iso' });
     expect(within(upload).getByText(/1\.0 KiB of 2\.0 KiB · 50 %/)).toBeTruthy();
-    // The server's Upload-Id, when the headers arrived, is what Cancel discards.
-    act(() => {
-      (xhr as unknown as { responseHeaders: Record<string, string> }).responseHeaders = { 'upload-id': 'f'.repeat(32) };
-      xhr.readyState = 2;
-      xhr.onreadystatechange?.();
-    });
+    // Cancel discards the upload by that id (no Upload-Id header came yet).
+    const uploadId = xhr.query().upload_id ?? '';
     fireEvent.click(within(upload).getByRole('button', { name: 'Cancel upload debian_12__netinst_.iso' }));
     expect(xhr.aborted).toBe(true);
-    await waitFor(() => expect(callsTo(fake.calls, 'DELETE', `/os-images/uploads/${'f'.repeat(32)}`)).toHaveLength(1));
+    await waitFor(() => expect(callsTo(fake.calls, 'DELETE', `/os-images/uploads/${uploadId}`)).toHaveLength(1));
     expect(await within(upload).findByText('Cancelled')).toBeTruthy();
   });
 
   it('offers Retry after a network break and resumes from what the server kept', async () => {
-    const partial = { upload_id: 'a'.repeat(32), file_name: 'disk.iso', received: 1000, size: 4000, updated_at: '2024-05-01T00:00:00Z' };
     let partials: unknown[] = [];
     renderApp('/images', { ...routes, 'GET /api/v1/os-images/uploads': () => ok(partials) });
     await screen.findByRole('button', { name: 'Upload ISO' });
     chooseFiles([new File([new Uint8Array(4000)], 'disk.iso')]);
     act(() => FakeXhr.last().progress(1500));
-    partials = [partial];
+    const uploadId = FakeXhr.last().query().upload_id ?? '';
+    // Another partial of the same name and size is not ours: only the id counts.
+    partials = [
+      { upload_id: 'a'.repeat(32), file_name: 'disk.iso', received: 3000, size: 4000, updated_at: '2024-05-02T00:00:00Z' },
+      { upload_id: uploadId, file_name: 'disk.iso', received: 1000, size: 4000, updated_at: '2024-05-01T00:00:00Z' },
+    ];
     act(() => FakeXhr.last().breakConnection());
     const upload = await screen.findByRole('group', { name: 'Upload disk.iso' });
     fireEvent.click(await within(upload).findByRole('button', { name: 'Retry upload disk.iso' }));
     await waitFor(() => expect(FakeXhr.all).toHaveLength(2));
-    expect(FakeXhr.last().query()).toEqual({ file_name: 'disk.iso', size: '4000', upload_id: 'a'.repeat(32), offset: '1000' });
+    expect(FakeXhr.last().query()).toEqual({ file_name: 'disk.iso', size: '4000', upload_id: uploadId, offset: '1000' });
     expect(FakeXhr.last().body?.size).toBe(3000);
     act(() => FakeXhr.last().respond(201, { success: true, data: { ...IMAGE, id: 9, name: 'disk' } }));
     expect(await within(upload).findByText('Uploaded 3.9 KiB')).toBeTruthy();
@@ -206,16 +206,28 @@ describe('OS image detail', () => {
       }),
     );
     await waitFor(() => expect(screen.queryByRole('group', { name: 'Extraction progress' })).toBeNull());
+    expect(screen.queryByText('The extraction failed')).toBeNull();
+    // A failure comes only as an event (the 202 came first): the page says why.
+    act(() =>
+      stream.handlers.onMessage({
+        id: 52,
+        event: 'os_image.failed',
+        data: { id: 52, kind: 'os_image.failed', level: 'warn', message: 'extracting failed', mac: null, ip: null, host_id: null, detail: { image_id: 1, operation: 'extract', error: 'images/debian exists already' }, created_at: new Date().toISOString() },
+      }),
+    );
+    const title = await screen.findByText('The extraction failed');
+    expect(title.closest('[role=alert]')?.textContent).toContain('images/debian exists already');
   });
 
   it('creates a profile that boots the ISO and links to it', async () => {
     renderApp('/images/1', {
       ...routes,
-      'POST /api/v1/os-images/1/boot-profile': () => ({ status: 201, body: { success: true, data: { profile: { id: 1, name: 'Boot Debian 12.5 netinst' }, notes: ['Debian reads the rest of the ISO over HTTP'] } } }),
+      'POST /api/v1/os-images/1/boot-profile': () => ({ status: 201, body: { success: true, data: { profile: { id: 1, name: 'Boot Debian 12.5 netinst' }, created: true, notes: ['Debian reads the rest of the ISO over HTTP'] } } }),
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Boot this ISO' }));
     expect((await screen.findByRole('link', { name: 'Boot Debian 12.5 netinst' })).getAttribute('href')).toBe('/profiles/1');
     expect(screen.getByText('Debian reads the rest of the ISO over HTTP')).toBeTruthy();
+    expect(screen.getByText(/was created/)).toBeTruthy();
   });
 
   it('edits the name and slug, sending only what changed', async () => {
