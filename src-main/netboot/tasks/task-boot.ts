@@ -91,8 +91,9 @@ async function installerFor(deps: TaskBootDeps, row: TaskRow, input: BootOverrid
       };
     }
     const source = installer.plan.source;
-    if (source.fallback !== null) {
-      // A linked image was not usable (deleted, unmounted, unreadable): the entry's own files boot instead, and the operator sees why.
+    // Said after the script went out (never for a preview, which emits nothing): a linked image was not usable, the entry's own files boot instead.
+    const reportFallback = () => {
+      if (source.fallback === null) return;
       deps.log.warn(`install task ${row.id}: ${source.fallback}`);
       deps.events.emit({
         kind: 'netboot.task.image_fallback',
@@ -103,23 +104,25 @@ async function installerFor(deps: TaskBootDeps, row: TaskRow, input: BootOverrid
         ...(row.host_id !== null ? { host_id: row.host_id } : {}),
         detail: { task_id: row.id, boot_source: source.kind, image_id: source.image_id, reason: source.fallback },
       });
-    }
+    };
     // Files missing (or only remote while offline): the machine shows what to copy or download and retries, instead of a kernel download that fails.
     // An image's own kernel and initrd are served from its mount: the download cache is not asked.
     const fromImage = installer.plan.local !== null && installer.plan.local.files !== null;
     const filesProblem = fromImage ? null : ((await deps.files?.problem(installer.resolved)) ?? null);
     if (filesProblem !== null) {
       deps.log.warn(`install task ${row.id}: ${input.mac} cannot boot its installer yet: ${filesProblem}`);
-      return { ...base, reason_text: `${reasonText}, but its boot files are not here`, script: renderFailedScript(`install task ${row.id}`, filesProblem), error: filesProblem };
+      const problem = source.fallback === null ? filesProblem : `${source.fallback}; ${filesProblem}`;
+      return { ...base, reason_text: `${reasonText}, but its boot files are not here`, script: renderFailedScript(`install task ${row.id}`, problem), error: problem };
     }
     const script = deps.installer.script(row, installer, input.server);
     return {
       ...base,
-      reason_text: reasonText,
+      reason_text: source.kind === 'image' ? `${reasonText}, from OS image ${source.image_id} (${source.image_name})` : reasonText,
       script,
       error: null,
       detail: { ...detail, boot_source: source.kind, ...(source.image_id !== null ? { image_id: source.image_id } : {}) },
       served: async () => {
+        reportFallback();
         const platform = input.client.platform ?? 'unknown firmware';
         const from = source.kind === 'image' ? `from OS image ${source.image_id}` : 'from the catalog entry (boot root, download cache or mirror)';
         await deps.tasks.transition(row.id, 'booting', `installer served to ${input.client.ip} (${platform}), ${from}`, 'boot', input.client.ip).catch((err: unknown) => {

@@ -149,6 +149,8 @@ describe.runIf(canRun)('an install task from an OS image linked to its catalog e
     const served = events.filter((event) => event.kind === 'netboot.task.state' && event.detail?.task_id === task.id && event.detail?.to === 'booting');
     expect(served.at(-1)?.message).toContain(`from OS image ${image.id}`);
     expect(events.filter((event) => event.kind === 'netboot.task.image_fallback')).toEqual([]);
+    const scriptServed = events.filter((event) => event.kind === 'boot.script_served' && event.mac === MAC).at(-1);
+    expect(scriptServed?.detail).toMatchObject({ boot_source: 'image', image_id: image.id });
   });
 
   it('falls back to the entry\'s files (download cache, mirror) once the image is gone, and says so', async () => {
