@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../../src-main/events/event-types.js';
@@ -8,7 +8,7 @@ import { loginHeaders } from '../../helpers/auth.js';
 import { buildIso, isoToolPresent, type IsoFixtureEntry } from '../../helpers/iso-fixtures.js';
 import type { MemoryEntry } from '../../helpers/memory-tree.js';
 import { NetbootMirror } from '../../helpers/netboot-mirror.js';
-import { ROCKY_DVD } from '../../helpers/os-media.js';
+import { DEBIAN_NETINST, ROCKY_DVD } from '../../helpers/os-media.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
 import { patternBytes } from '../tftp/tftp-harness.js';
 
@@ -53,8 +53,8 @@ async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, bo
 }
 
 /** The machine's boot script over real HTTP, as iPXE asks for it. */
-async function bootScript(): Promise<string> {
-  const res = await fetch(`${base}/boot/ipxe/boot.ipxe?mac=${encodeURIComponent(MAC)}&arch=x86_64&platform=efi&uuid=12345678-1234-1234-1234-123456789abc&serial=SN1`);
+async function bootScript(mac = MAC): Promise<string> {
+  const res = await fetch(`${base}/boot/ipxe/boot.ipxe?mac=${encodeURIComponent(mac)}&arch=x86_64&platform=efi&uuid=12345678-1234-1234-1234-123456789abc&serial=SN1`);
   expect(res.status).toBe(200);
   return res.text();
 }
@@ -87,13 +87,21 @@ beforeAll(async () => {
   base = t.core.url();
   operator = await loginHeaders(t.core, 'operator');
   // The shipped Rocky entry, its mirror the local one: any request there would show in mirror.requests.
-  const overlay = await api('PUT', '/netboot/overlays/rocky', { mirror: `${mirror.base}/rocky` });
-  expect(overlay.status, overlay.text).toBe(200);
+  for (const distro of ['rocky', 'debian']) {
+    const overlay = await api('PUT', `/netboot/overlays/${distro}`, { mirror: `${mirror.base}/${distro}` });
+    expect(overlay.status, overlay.text).toBe(200);
+  }
   await buildIso(library, 'Rocky-9.4-x86_64-dvd.iso', {
     joliet: true,
     volumeId: 'Rocky-9-4-x86_64-dvd',
     entries: entriesOf({ ...ROCKY_DVD, 'images/pxeboot/vmlinuz': ISO_KERNEL, 'images/pxeboot/initrd.img': ISO_INITRD }),
   });
+  // A Debian CD with an archive (dists/, pool/), and the catalog's netboot installer under the boot root (as the debian-installer package puts it).
+  await buildIso(library, 'debian-12.5.0-amd64-DVD-1.iso', { joliet: true, entries: entriesOf(DEBIAN_NETINST) });
+  const netboot = path.join(t.core.area('boot-files').files.root, 'netboot', 'debian', '12', 'x86_64');
+  await mkdir(netboot, { recursive: true });
+  await writeFile(path.join(netboot, 'linux'), patternBytes(4096, 41));
+  await writeFile(path.join(netboot, 'initrd.gz'), patternBytes(4096, 42));
 }, 60_000);
 
 afterAll(async () => {
@@ -173,5 +181,32 @@ describe.runIf(canRun)('an install task from an OS image linked to its catalog e
     // The entry's files come through the download cache from the mirror.
     expect(await bytesOf(kernel)).toEqual(MIRROR_KERNEL);
     expect(mirror.requests.map((request) => request.path)).toContain('/rocky/9/BaseOS/x86_64/os/images/pxeboot/vmlinuz');
+  });
+});
+
+describe.runIf(canRun)('a Debian install task with a Debian CD linked to its entry', () => {
+  it('boots the catalog\'s netboot installer (never the CD initrd) with the mounted image as its mirror, and says what still needs the network', async () => {
+    const imported = await api<OsImage>('POST', '/os-images/import', { path: path.join(work.dir, 'library', 'debian-12.5.0-amd64-DVD-1.iso') });
+    expect(imported.status, imported.text).toBe(201);
+    const image = imported.data;
+    expect(image.detection?.catalog_entry).toEqual({ distro: 'debian', version: '12', arch: 'x86_64' });
+    const mac = '52:54:00:0f:f1:02';
+    const created = await api<InstallTask>('POST', '/netboot/tasks', { mac, distro: 'debian', version: '12', arch: 'x86_64' });
+    expect(created.status, created.text).toBe(201);
+    expect(created.data.boot_source).toMatchObject({ kind: 'image', image_id: image.id, network: expect.stringContaining('download cache') });
+
+    const { kernel, initrds, args } = loads(await bootScript(mac));
+    expect(kernel).toBe(`${base}/boot/netboot/debian/12/x86_64/linux`);
+    expect(initrds).toEqual([`${base}/boot/netboot/debian/12/x86_64/initrd.gz`]);
+    expect(args).not.toContain('install.amd');
+    const host = new URL(base).host;
+    expect(args).toContain(`mirror/country=manual mirror/http/hostname=${host} mirror/http/directory=/boot/iso/${image.slug} mirror/http/proxy=`);
+    // The preseed preset names the image as its mirror too (a preseed file would otherwise set deb.debian.org).
+    const preseed = await (await fetch(/preseed\/url=(\S+)/.exec(args)?.[1] ?? '')).text();
+    expect(preseed).toContain(`d-i mirror/http/hostname string ${host}`);
+    expect(preseed).toContain(`d-i mirror/http/directory string /boot/iso/${image.slug}`);
+    // The archive is there over HTTP.
+    expect((await bytesOf(`${base}/boot/iso/${image.slug}/dists/bookworm/Release`)).toString()).toContain('Codename: bookworm');
+    expect(mirror.requests.filter((request) => request.path.startsWith('/debian/'))).toEqual([]);
   });
 });
