@@ -64,6 +64,7 @@ export const KNOWN_EVENT_KINDS = {
   'netboot.task.created': 'An install task was created; mac, host_id; detail: task_id, distro, version, arch, template_id, after_install',
   'netboot.task.state': 'An install task changed state (warn for failed and expired); mac, host_id; detail: task_id, from, to, source (api, boot, answer, callback, expiry), message',
   'netboot.task.firmware_unsupported': 'A machine with an install task booted in a firmware mode its catalog entry does not support; the task stays pending (warn); mac, ip, host_id; detail: task_id, firmware, supported',
+  'netboot.task.image_fallback': 'An install task\'s entry is linked to an OS image that could not be used (deleted, not ready, unmountable, no network installer on it): the entry\'s own files boot instead (warn); mac, ip, host_id; detail: task_id, boot_source, image_id, reason',
   'netboot.answer_fetched': 'An installer fetched its answer file or a cloud-init seed file; mac, ip, host_id; detail: task_id, file, template_id, template_version, bytes, content_type',
   'netboot.answer_refused': 'A PXE runtime request was refused (no or wrong token, unknown or final task, foreign address, rate limit) (warn; at most 20 a minute, the rest counted in suppressed); ip; detail: route, reason, task_id, suppressed',
   'netboot.prefetch.progress': 'A prefetch of a catalog entry downloads (at most every 500 ms); detail: job_id, distro, version, arch, bytes_done, bytes_total',

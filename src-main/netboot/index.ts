@@ -9,7 +9,7 @@ import { serverEndpointFor } from '../boot-scripts/server-endpoint.js';
 import { AnswerTemplateService, answerRoutes, PresetCatalog } from './answers/index.js';
 import { createCatalogPart, type NetbootCatalog } from './catalog/index.js';
 import { createNetbootFilesPart, type CatalogListing, type NetbootFilesFacade } from './files/index.js';
-import type { AnswerRenderer, CatalogReader } from './netboot-ports.js';
+import type { AnswerRenderer, CatalogReader, LocalBootSource } from './netboot-ports.js';
 import { catalogMenu } from './tasks/catalog-menu.js';
 import { createTasksPart, type TasksFacade } from './tasks/index.js';
 import type { RuntimeLimits } from './tasks/runtime-limiter.js';
@@ -47,6 +47,8 @@ export interface NetbootFacade {
   answers: AnswerTemplateService;
   /** Install tasks and the PXE runtime endpoints (tasks/). */
   tasks: TasksFacade;
+  /** Registered by os-images (listed after netboot): install tasks boot from a ready image linked to their entry. */
+  addLocalSource(source: LocalBootSource): void;
 }
 
 /**
@@ -125,7 +127,7 @@ export function netbootArea(
       answers.addUsageCheck(tasks.facade.templateUsage);
       answers.setTaskLookup(tasks.facade.previewContext);
       return {
-        facade: { catalog: catalogPart.catalog, files: files.facade, answers, tasks: tasks.facade },
+        facade: { catalog: catalogPart.catalog, files: files.facade, answers, tasks: tasks.facade, addLocalSource: (source) => tasks.facade.addLocalSource(source) },
         routes: [catalogPart.routes, ...files.routes, answerRoutes(answers), ...tasks.routes],
         services: [],
         async prepare() {

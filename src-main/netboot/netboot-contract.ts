@@ -378,6 +378,25 @@ export const TaskTimelineItemSchema = Type.Object({
   message: Type.String(),
 });
 
+/**
+ * Where a task's installer comes from (docs/netboot.md, "Installing from an
+ * OS image (offline)"): `image` — kernel/initrds (and, where the installer
+ * can, packages) from a ready OS image linked to the entry; `catalog` — the
+ * entry's own files (boot root, download cache, mirror).
+ */
+export const TaskBootSourceSchema = Type.Object({
+  kind: Type.Enum(['image', 'catalog']),
+  image_id: nullable<number>('integer'),
+  image_name: nullable<string>('string'),
+  /** e.g. "kernel and initrd from OS image 3 (Rocky 9.4) at /boot/iso/rocky-9-4/; packages from the image". */
+  message: Type.String(),
+  /** What still needs the network, '' when nothing. */
+  network: Type.String(),
+  /** Why a linked image was not used (deleted, not ready, unreadable), null when none was skipped. */
+  fallback: nullable<string>('string'),
+});
+export type TaskBootSource = Static<typeof TaskBootSourceSchema>;
+
 export const InstallTaskSchema = Type.Object(
   {
     id: Type.Integer(),
@@ -399,6 +418,8 @@ export const InstallTaskSchema = Type.Object(
     finished_at: nullable<string>('string', { format: 'date-time' }),
     /** The answer URL with its token (operators only; absent for viewers). */
     answer_url: Type.Optional(nullable<string>('string')),
+    /** Where its installer's files (and packages) come from now; absent when the entry is gone from the catalog. */
+    boot_source: Type.Optional(TaskBootSourceSchema),
     timeline: Type.Array(TaskTimelineItemSchema),
   },
   { $id: 'NetbootInstallTask' },

@@ -120,3 +120,44 @@ export interface AnswerRenderer {
   /** Throws AppError NOT_FOUND when the template does not exist. */
   require(templateId: number): { id: number; kind: CatalogAnswer['kind']; version: number };
 }
+
+/** What an install task asks a local boot source for: the task's catalog entry, as the catalog names it. */
+export interface LocalBootQuery {
+  distro: string;
+  version: string;
+  arch: string;
+  /** The entry's family (debian, ubuntu, redhat, suse, alpine, arch, windows, utility). */
+  family: string;
+}
+
+/**
+ * How a task's installer boots from a local OS image instead of the mirror
+ * (docs/netboot.md, "Installing from an OS image (offline)"). Paths are
+ * relative to the boot root (`iso/<slug>/…`: served at `{{ server.boot_url }}/iso/<slug>/…`).
+ */
+export interface LocalBoot {
+  image: { id: number; name: string; slug: string };
+  /** The kernel and initrds inside the mounted image; null: the entry's own files (boot root, download cache). */
+  files: { role: 'kernel' | 'initrd'; name: string; served_path: string }[] | null;
+  /**
+   * The command line that boots `files` (without the answer argument), with
+   * the plain placeholders `{{ image_url }}` (the mount, ending in `/`) and
+   * `{{ iso_url }}` (the ISO file); null: the entry's own command line.
+   */
+  cmdline: string | null;
+  /** The installer's package source inside the image (`iso/<slug>/`), the answer's `urls.mirror`; null: the entry's mirror. */
+  repo_path: string | null;
+  /** Debian: the image is the installer's mirror (a Debian archive: dists/ and pool/). */
+  debian_mirror: boolean;
+  /** What still comes from the network, '' when nothing does. */
+  network: string;
+}
+
+/** A local source's answer: the boot, or why an image linked to the entry was not used (null: no image is linked). */
+export type LocalBootFinding = { boot: LocalBoot; skipped: null } | { boot: null; skipped: string | null };
+
+/** Registered by the os-images area (netboot.addLocalSource): boots an entry from a ready image linked to it. */
+export interface LocalBootSource {
+  /** `mount`: mount the chosen image now (the machine is about to fetch from it); false for views and previews. */
+  find(query: LocalBootQuery, options: { mount: boolean }): Promise<LocalBootFinding>;
+}

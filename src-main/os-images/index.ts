@@ -15,6 +15,7 @@ import { ImageIntake } from './image-intake.js';
 import type { ImageDetector, ImageExtractor, ImageMountPort, ImageOpener, OpenedImage } from './image-ports.js';
 import { ImageSettingsStore } from './image-settings.js';
 import { ImageUploads } from './image-upload.js';
+import { ImageLocalBoot } from './local-boot.js';
 import { overlayUsers, profileUsers, taskUsers, type ImageUsageCheck } from './image-usage.js';
 import { OsImageService } from './os-image-service.js';
 import { osImageUploadRoutes } from './os-image-upload-routes.js';
@@ -71,7 +72,7 @@ const HOUR_MS = 60 * 60 * 1000;
  */
 export function osImagesArea(
   options: OsImagesAreaOptions = {},
-): AreaModule<'os-images', OsImagesFacade, { 'boot-files': Pick<BootFilesFacade, 'files'>; profiles: Pick<ProfileService, 'all' | 'create' | 'update'>; netboot: Pick<NetbootFacade, 'catalog' | 'tasks'> }> {
+): AreaModule<'os-images', OsImagesFacade, { 'boot-files': Pick<BootFilesFacade, 'files'>; profiles: Pick<ProfileService, 'all' | 'create' | 'update'>; netboot: Pick<NetbootFacade, 'catalog' | 'tasks' | 'addLocalSource'> }> {
   return {
     name: 'os-images',
     needs: ['boot-files', 'profiles', 'netboot'],
@@ -103,6 +104,8 @@ export function osImagesArea(
           image,
         ),
       );
+      // Install tasks of an entry an image is linked to boot from the image (docs/netboot.md, "Installing from an OS image (offline)").
+      netboot.addLocalSource(new ImageLocalBoot(images));
       const intake = new ImageIntake({ images, uploads, roots: kernel.servedRoots, settings, events: kernel.events, log });
       const watcher = new DropFolderWatcher({
         log,

@@ -7,13 +7,14 @@ import type { Profile } from '../../profiles/profile-types.js';
 import type { ChangeNote, ProfileInput } from '../../profiles/profile-types.js';
 import type { TemplateRenderer } from '../../templates/template-renderer.js';
 import type { InstallTask, ProfileFromNetboot } from '../netboot-contract.js';
-import type { AnswerContext, AnswerRenderer, BaselineRunnerSource, CatalogReader } from '../netboot-ports.js';
+import type { AnswerContext, AnswerRenderer, BaselineRunnerSource, CatalogReader, LocalBootSource } from '../netboot-ports.js';
 import { InstallTaskService, type TaskFiles } from './install-task-service.js';
 import type { LeaseLookup } from './machine-address.js';
 import { profileFromNetboot } from './profile-from-netboot.js';
 import { RuntimeLimiter, type RuntimeLimits } from './runtime-limiter.js';
 import { runtimeRoutes } from './runtime-routes.js';
 import { taskBootOverride } from './task-boot.js';
+import { imageAwareFiles, LocalBootSources } from './task-boot-plan.js';
 import { TaskInstaller, type TaskServer } from './task-installer.js';
 import { TaskRuntime } from './task-runtime.js';
 import { taskView } from './task-view.js';
@@ -61,6 +62,8 @@ export interface TasksFacade {
   previewContext(taskId: number): Promise<AnswerContext | undefined>;
   /** For the baselines area: the runner URLs answer files get as `baseline` (docs/baselines.md, "Runtime"). */
   setBaselineRunner(source: BaselineRunnerSource): void;
+  /** For the os-images area: boots an entry from a ready image linked to it (docs/netboot.md, "Installing from an OS image (offline)"). */
+  addLocalSource(source: LocalBootSource): void;
 }
 
 export interface TasksPart {
@@ -72,6 +75,8 @@ export interface TasksPart {
 
 /** Builds the install tasks part (docs/netboot.md, "Install tasks and the PXE runtime endpoints"). */
 export function createTasksPart(kernel: Kernel, deps: TasksPartDeps): TasksPart {
+  const local = new LocalBootSources();
+  const files = deps.files ? imageAwareFiles(deps.files, local) : undefined;
   const service = new InstallTaskService({
     store: kernel.store,
     events: kernel.events,
@@ -81,12 +86,12 @@ export function createTasksPart(kernel: Kernel, deps: TasksPartDeps): TasksPart 
     catalog: deps.catalog,
     answers: deps.answers,
     hosts: deps.hosts,
-    ...(deps.files ? { files: deps.files } : {}),
+    ...(files ? { files } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.expiryCheckMs !== undefined ? { expiryCheckMs: deps.expiryCheckMs } : {}),
   });
   const server = (clientIp: string): TaskServer => ({ ...serverEndpointFor(clientIp, kernel.network, kernel.http), name: kernel.settings.general().server_name });
-  const installer = new TaskInstaller({ tasks: service, templates: deps.templates });
+  const installer = new TaskInstaller({ tasks: service, templates: deps.templates, local });
   const runtime = new TaskRuntime({
     tasks: service,
     installer,
@@ -96,9 +101,18 @@ export function createTasksPart(kernel: Kernel, deps: TasksPartDeps): TasksPart 
     events: kernel.events,
     log: kernel.log,
     limiter: new RuntimeLimiter(deps.runtimeLimits),
+    local,
     server,
   });
-  const viewDeps = { tasks: service, events: kernel.events, hosts: deps.hosts, leases: deps.leases, server };
+  const bootSource = async (row: TaskRow) => {
+    try {
+      // A view never mounts: it says what a boot would use now.
+      return (await local.plan(service.resolve(row), { mount: false })).source;
+    } catch {
+      return undefined;
+    }
+  };
+  const viewDeps = { tasks: service, events: kernel.events, hosts: deps.hosts, leases: deps.leases, server, bootSource };
   const facade: TasksFacade = {
     service,
     view: (row, options) => taskView(viewDeps, row, options),
@@ -111,6 +125,7 @@ export function createTasksPart(kernel: Kernel, deps: TasksPartDeps): TasksPart 
       return runtime.answerContext(row, PREVIEW_TOKEN, host?.last_seen_ip ?? host?.ip ?? '0.0.0.0', true);
     },
     setBaselineRunner: (source) => runtime.setBaselineRunner(source),
+    addLocalSource: (source) => local.add(source),
   };
   const profileDeps = { catalog: deps.catalog, profiles: deps.profiles, templates: deps.templates };
   return {

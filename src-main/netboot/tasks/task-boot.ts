@@ -90,21 +90,42 @@ async function installerFor(deps: TaskBootDeps, row: TaskRow, input: BootOverrid
         },
       };
     }
+    const source = installer.plan.source;
+    // Said after the script went out (never for a preview, which emits nothing): a linked image was not usable, the entry's own files boot instead.
+    const reportFallback = () => {
+      if (source.fallback === null) return;
+      deps.log.warn(`install task ${row.id}: ${source.fallback}`);
+      deps.events.emit({
+        kind: 'netboot.task.image_fallback',
+        level: 'warn',
+        message: `install task ${row.id} (${label}): ${source.fallback}`,
+        mac: input.mac,
+        ip: input.client.ip,
+        ...(row.host_id !== null ? { host_id: row.host_id } : {}),
+        detail: { task_id: row.id, boot_source: source.kind, image_id: source.image_id, reason: source.fallback },
+      });
+    };
     // Files missing (or only remote while offline): the machine shows what to copy or download and retries, instead of a kernel download that fails.
-    const filesProblem = (await deps.files?.problem(installer.resolved)) ?? null;
+    // An image's own kernel and initrd are served from its mount: the download cache is not asked.
+    const fromImage = installer.plan.local !== null && installer.plan.local.files !== null;
+    const filesProblem = fromImage ? null : ((await deps.files?.problem(installer.resolved)) ?? null);
     if (filesProblem !== null) {
       deps.log.warn(`install task ${row.id}: ${input.mac} cannot boot its installer yet: ${filesProblem}`);
-      return { ...base, reason_text: `${reasonText}, but its boot files are not here`, script: renderFailedScript(`install task ${row.id}`, filesProblem), error: filesProblem };
+      const problem = source.fallback === null ? filesProblem : `${source.fallback}; ${filesProblem}`;
+      return { ...base, reason_text: `${reasonText}, but its boot files are not here`, script: renderFailedScript(`install task ${row.id}`, problem), error: problem };
     }
     const script = deps.installer.script(row, installer, input.server);
     return {
       ...base,
-      reason_text: reasonText,
+      reason_text: source.kind === 'image' ? `${reasonText}, from OS image ${source.image_id} (${source.image_name})` : reasonText,
       script,
       error: null,
+      detail: { ...detail, boot_source: source.kind, ...(source.image_id !== null ? { image_id: source.image_id } : {}) },
       served: async () => {
+        reportFallback();
         const platform = input.client.platform ?? 'unknown firmware';
-        await deps.tasks.transition(row.id, 'booting', `installer served to ${input.client.ip} (${platform})`, 'boot', input.client.ip).catch((err: unknown) => {
+        const from = source.kind === 'image' ? `from OS image ${source.image_id}` : 'from the catalog entry (boot root, download cache or mirror)';
+        await deps.tasks.transition(row.id, 'booting', `installer served to ${input.client.ip} (${platform}), ${from}`, 'boot', input.client.ip).catch((err: unknown) => {
           // The task changed meanwhile (cancelled, or the installer already called back): the script is out, nothing to undo.
           if (!(err instanceof AppError && err.code === 'INVALID_STATE')) throw err;
         });

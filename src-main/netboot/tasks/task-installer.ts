@@ -6,6 +6,7 @@ import type { ResolvedEntry } from '../netboot-ports.js';
 import { entryCmdlineData } from './cmdline-data.js';
 import { installerScript, servedFileUrl } from './installer-script.js';
 import { taskLabel, type InstallTaskService } from './install-task-service.js';
+import { debianMirror, imageUrls, plannedFiles, substituteImageUrls, type LocalBootSources, type PlannedFile, type TaskBootPlan } from './task-boot-plan.js';
 import { taskUrls, type TaskUrls } from './task-urls.js';
 import type { TaskRow } from './task-types.js';
 
@@ -23,6 +24,10 @@ export interface Installer {
   /** The answer URL the installer is given (the seed directory for cloud-init), or null when the entry has no answer file. */
   answerUrl: string | null;
   urls: TaskUrls;
+  /** Where the files come from (an OS image or the entry's own), docs/netboot.md "Installing from an OS image (offline)". */
+  plan: TaskBootPlan;
+  /** The files the script loads: the image's when it boots from one, else the entry's. */
+  files: readonly PlannedFile[];
 }
 
 /**
@@ -31,26 +36,45 @@ export interface Installer {
  * task's answer URL in it.
  */
 export class TaskInstaller {
-  constructor(private readonly deps: { tasks: InstallTaskService; templates: TemplateRenderer }) {}
+  constructor(private readonly deps: { tasks: InstallTaskService; templates: TemplateRenderer; local: LocalBootSources }) {}
 
-  async build(row: TaskRow, server: TaskServer, host: Host | null): Promise<Installer> {
+  /** `mount`: a machine is about to boot it (a linked image is mounted now); false for previews. */
+  async build(row: TaskRow, server: TaskServer, host: Host | null, options: { mount: boolean } = { mount: true }): Promise<Installer> {
     const resolved = this.deps.tasks.resolve(row);
+    const plan = await this.deps.local.plan(resolved, options);
     const token = await this.deps.tasks.token(row);
     const urls = taskUrls(server.base_url, row.id, token);
     const data = taskCmdlineData(row, resolved, server, host, urls);
     const answerUrl = resolved.answer === null ? null : String(data.answer_url);
     const answerArgument = resolved.answer === null ? '' : await this.deps.templates.render(resolved.answer.argument, data);
-    const cmdline = (await this.deps.templates.render(resolved.cmdline, { ...data, answer_argument: answerArgument })).trim();
-    const kernel = resolved.files.find((file) => file.role === 'kernel');
+    const cmdline = await this.cmdline(resolved.cmdline, plan, server, data, answerArgument);
+    const files = plannedFiles(resolved, plan);
+    const kernel = files.find((file) => file.role === 'kernel');
     return {
       resolved,
       label: taskLabel(row, resolved),
       kernelUrl: kernel ? servedFileUrl(server.boot_url, kernel.served_path) : '',
-      initrdUrls: resolved.files.filter((file) => file.role === 'initrd').map((file) => servedFileUrl(server.boot_url, file.served_path)),
+      initrdUrls: files.filter((file) => file.role === 'initrd').map((file) => servedFileUrl(server.boot_url, file.served_path)),
       cmdline,
       answerUrl,
       urls,
+      plan,
+      files,
     };
+  }
+
+  /**
+   * The entry's command line; booting an image's own installer, the image's
+   * network command line (detection's, its URLs filled in) with the answer
+   * argument; Debian with the image as its mirror, the entry's plus the
+   * mirror arguments.
+   */
+  private async cmdline(template: string, plan: TaskBootPlan, server: TaskServer, data: TemplateData, answerArgument: string): Promise<string> {
+    const local = plan.local;
+    if (local && local.cmdline !== null) return `${substituteImageUrls(local.cmdline, imageUrls(local, server.boot_url))} ${answerArgument}`.replace(/\s+/g, ' ').trim();
+    const own = (await this.deps.templates.render(template, { ...data, answer_argument: answerArgument })).trim();
+    const mirror = local ? debianMirror(local, server.boot_url) : null;
+    return mirror ? `${own} ${mirror.args}` : own;
   }
 
   /** The iPXE script of the installer; throws AppError VALIDATION_FAILED when the command line cannot be written in iPXE. */
@@ -59,7 +83,7 @@ export class TaskInstaller {
       taskId: row.id,
       label: installer.label,
       loader: installer.resolved.entry.loader,
-      files: installer.resolved.files,
+      files: installer.files,
       bootUrl: server.boot_url,
       cmdline: installer.cmdline,
     });

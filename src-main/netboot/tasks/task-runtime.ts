@@ -5,10 +5,11 @@ import type { EventLog } from '../../events/event-log.js';
 import type { Host } from '../../hosts/host-types.js';
 import { TemplateError } from '../../templates/template-engine.js';
 import type { RuntimeTask, TaskState } from '../netboot-contract.js';
-import type { AnswerContext, AnswerRenderer, BaselineRunnerSource, BaselineRunnerUrls, RenderedAnswer } from '../netboot-ports.js';
+import type { AnswerContext, AnswerRenderer, BaselineRunnerSource, BaselineRunnerUrls, RenderedAnswer, ResolvedEntry } from '../netboot-ports.js';
 import type { InstallTaskService } from './install-task-service.js';
 import { machineAddresses, sameAddress, type LeaseLookup } from './machine-address.js';
 import type { RuntimeLimiter } from './runtime-limiter.js';
+import { debianMirror, localMirrorUrl, type LocalBootSources } from './task-boot-plan.js';
 import type { TaskInstaller, TaskServer } from './task-installer.js';
 import { isFinalState } from './task-states.js';
 import { TOKEN_PATTERN } from './task-token.js';
@@ -34,6 +35,8 @@ export interface TaskRuntimeDeps {
   events: EventLog;
   log: Logger;
   limiter: RuntimeLimiter;
+  /** Local OS images linked to entries: their repository becomes the answer's mirror. */
+  local?: LocalBootSources;
   /** The server as the machine at `clientIp` reaches it. */
   server(clientIp: string): TaskServer;
 }
@@ -171,12 +174,14 @@ export class TaskRuntime {
     const urls = taskUrls(server.base_url, row.id, token);
     const host = this.hostOf(row);
     const baseline = host ? await this.baselineOf(row, host.id, token, server.base_url, preview) : null;
+    const local = await this.localSource(row, server.boot_url, !preview);
     return {
       host: { id: host?.id ?? null, mac: row.mac, hostname: host?.hostname ?? null, ip: host?.ip ?? host?.last_seen_ip ?? ip, group: host?.group ?? null, arch: host?.arch ?? null },
       task: { id: row.id, distro: row.distro, version: row.version, arch: row.arch },
-      urls: { mirror: this.mirrorOf(row), callback: urls.callback, answer: row.answer_kind === 'autoinstall' ? urls.seed : urls.answer },
+      urls: { mirror: local.mirror ?? this.mirrorOf(row), callback: urls.callback, answer: row.answer_kind === 'autoinstall' ? urls.seed : urls.answer },
       server: { ip: server.ip, http_url: server.base_url, boot_url: server.boot_url, name: server.name },
-      variables: { ...row.variables },
+      // The image's mirror variables under the task's own: a mirror the operator set on the task wins.
+      variables: { ...local.variables, ...row.variables },
       baseline,
     };
   }
@@ -259,6 +264,24 @@ export class TaskRuntime {
 
   private hostOf(row: TaskRow): Host | null {
     return (row.host_id !== null ? this.deps.hosts.get(row.host_id) : undefined) ?? this.deps.hosts.findByMac(row.mac) ?? null;
+  }
+
+  /** The answer's package source when the task installs from a linked OS image (null mirror: the entry's). */
+  private async localSource(row: TaskRow, bootUrl: string, mount: boolean): Promise<{ mirror: string | null; variables: Record<string, string> }> {
+    if (!this.deps.local) return { mirror: null, variables: {} };
+    const resolved = this.resolvedOf(row);
+    if (!resolved) return { mirror: null, variables: {} };
+    const boot = (await this.deps.local.plan(resolved, { mount })).local;
+    if (!boot) return { mirror: null, variables: {} };
+    return { mirror: localMirrorUrl(boot, bootUrl), variables: debianMirror(boot, bootUrl)?.variables ?? {} };
+  }
+
+  private resolvedOf(row: TaskRow): ResolvedEntry | null {
+    try {
+      return this.deps.tasks.resolve(row);
+    } catch {
+      return null;
+    }
   }
 
   private mirrorOf(row: TaskRow): string | null {

@@ -1,6 +1,6 @@
 import type { EventLog } from '../../events/event-log.js';
 import type { Host } from '../../hosts/host-types.js';
-import type { InstallTask, TaskTimelineItem } from '../netboot-contract.js';
+import type { InstallTask, TaskBootSource, TaskTimelineItem } from '../netboot-contract.js';
 import type { InstallTaskService } from './install-task-service.js';
 import { machineAddresses, type LeaseLookup } from './machine-address.js';
 import type { TaskServer } from './task-installer.js';
@@ -15,6 +15,8 @@ export interface TaskViewDeps {
   leases: LeaseLookup;
   /** The server as a machine at `clientIp` reaches it (the answer URL's base). */
   server(clientIp: string): TaskServer;
+  /** Where the task's installer comes from now (an OS image or the entry's files); undefined when the entry is gone. */
+  bootSource?: (row: TaskRow) => Promise<TaskBootSource | undefined>;
 }
 
 export interface ViewOptions {
@@ -52,7 +54,9 @@ export async function taskView(deps: TaskViewDeps, row: TaskRow, options: ViewOp
     finished_at: row.finished_at,
     timeline,
   };
-  if (options.operator) view.answer_url = row.answer_kind === null ? null : await answerUrl(deps, row, ips[0] ?? '0.0.0.0');
+  const bootSource = await deps.bootSource?.(row);
+  if (bootSource) view.boot_source = bootSource;
+    if (options.operator) view.answer_url = row.answer_kind === null ? null : await answerUrl(deps, row, ips[0] ?? '0.0.0.0');
   return view;
 }
 
