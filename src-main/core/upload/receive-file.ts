@@ -58,6 +58,9 @@ export interface ReceivedFile {
   sha256: string;
 }
 
+/** How much of an upload may wait in memory for the disk (per upload). */
+const WRITE_BUFFER_BYTES = 8 * 1024 * 1024;
+
 /** Bytes kept free beyond the upload itself, so an upload never fills the disk to the last block. */
 export const FREE_SPACE_RESERVE_BYTES = 256 * 1024 * 1024;
 
@@ -157,7 +160,10 @@ export async function receiveFile(options: ReceiveFileOptions): Promise<Received
   // With a declared size, a byte past it is refused at once (it is not a short body to resume).
   const limit = total !== null ? Math.min(options.maxBytes, total) : options.maxBytes;
   const meter = new Meter(hash, resumeFrom, limit, options.onProgress ? (received) => options.onProgress?.(received, total) : undefined, options.progressIntervalMs ?? 500);
-  const sink = createWriteStream(partialPath, { flags: resumeFrom > 0 ? 'r+' : 'w', start: resumeFrom });
+  // A deep write buffer: the socket keeps being read while a write is in the thread pool, and
+  // the stream hands the pile to one writev. With the default 16 KiB every 64 KiB chunk waited
+  // for its own write (bench:images: 490 → 587 MB/s; memory stays bounded by it).
+  const sink = createWriteStream(partialPath, { flags: resumeFrom > 0 ? 'r+' : 'w', start: resumeFrom, highWaterMark: WRITE_BUFFER_BYTES });
   // A body that ends short is the same event as a connection cut (a client that half-closed): resumable.
   let shortBody: AppError | null = null;
   // Once every byte is here, a refusal (hash, verify, publish) is final: the partial file goes.
