@@ -52,6 +52,27 @@ function AnswerUrl({ url }: { url: string }) {
   );
 }
 
+/** Where the task's installer comes from: a linked OS image (offline) or the catalog's download cache, and what still needs the network. */
+function BootSource({ source }: { source: NonNullable<InstallTask['boot_source']> }) {
+  return (
+    <Stack gap={2}>
+      <Text size="sm">
+        {source.kind === 'image' && source.image_id !== null ? (
+          <Anchor component={Link} to={`/images/${source.image_id}`}>
+            OS image {source.image_name ?? `#${source.image_id}`}
+          </Anchor>
+        ) : (
+          'The catalog (download cache)'
+        )}
+        {': '}
+        {source.message}
+      </Text>
+      {source.network && <Text size="xs" c="dimmed">Still needs the network: {source.network}</Text>}
+      {source.fallback && <Text size="xs" c="orange">Not from the linked image: {source.fallback}</Text>}
+    </Stack>
+  );
+}
+
 function Details({ task }: { task: InstallTask }) {
   const templates = useTemplateOptions();
   const rows: [string, ReactNode][] = [
@@ -75,6 +96,7 @@ function Details({ task }: { task: InstallTask }) {
     ['Started / finished', `${formatDateTime(task.started_at)} / ${formatDateTime(task.finished_at)}`],
     ['Expires', FINAL_TASK_STATES.includes(task.state) ? <Dim>ended</Dim> : <span title={formatDateTime(task.expires_at)}>{formatRelative(task.expires_at)}</span>],
   ];
+  if (task.boot_source) rows.splice(2, 0, ['Boot files', <BootSource source={task.boot_source} />]);
   if (task.answer_url !== undefined) rows.push(['Answer URL', task.answer_url ? <AnswerUrl url={task.answer_url} /> : <Dim>none (no answer file)</Dim>]);
   return (
     <DetailsCard id="task-details-title" title="Details" caption="Task details" rows={rows} />

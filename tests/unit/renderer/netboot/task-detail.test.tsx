@@ -57,6 +57,27 @@ describe('Install task detail', () => {
     await waitFor(() => expect(callsTo(fake.calls, 'PUT', '/netboot/tasks/1')[0]?.body).toEqual({ state: 'cancelled' }));
   });
 
+  it('says where the installer comes from: a linked OS image (with a link), what still needs the network, or why the image was not used', async () => {
+    const fromImage: InstallTask = {
+      ...TASK,
+      boot_source: { kind: 'image', image_id: 3, image_name: 'Rocky 9.4 DVD', message: 'kernel and initrd from /boot/iso/rocky-9-4/; packages from the image', network: '', fallback: null },
+    };
+    renderApp('/netboot/tasks/1', routes(() => fromImage));
+    const link = await screen.findByRole('link', { name: 'OS image Rocky 9.4 DVD' });
+    expect(link.getAttribute('href')).toBe('/images/3');
+    expect(screen.getByText(/packages from the image/)).toBeTruthy();
+    cleanup();
+
+    const fellBack: InstallTask = {
+      ...TASK,
+      boot_source: { kind: 'catalog', image_id: null, image_name: null, message: 'kernel and initrd from the download cache', network: 'the mirror for packages', fallback: 'OS image 3 was deleted' },
+    };
+    renderApp('/netboot/tasks/1', routes(() => fellBack));
+    expect(await screen.findByText(/The catalog \(download cache\)/)).toBeTruthy();
+    expect(screen.getByText('Still needs the network: the mirror for packages')).toBeTruthy();
+    expect(screen.getByText('Not from the linked image: OS image 3 was deleted')).toBeTruthy();
+  });
+
   it('restarts a failed task', async () => {
     const fake = renderApp('/netboot/tasks/1', { ...routes(() => ({ ...TASK, state: 'failed', finished_at: '2024-05-01T00:05:00Z' })), 'PUT /api/v1/netboot/tasks/1': () => ok({ ...TASK, state: 'pending' }) });
     fireEvent.click(await screen.findByRole('button', { name: 'Restart' }));
