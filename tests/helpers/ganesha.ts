@@ -52,7 +52,7 @@ export function ganeshaConfig(options: GaneshaOptions): string {
   const transports = (options.transports ?? ['TCP', 'UDP']).join(', ');
   const exports = options.exports.map(
     (exp, index) =>
-      `EXPORT {\n  Export_Id = ${index + 1};\n  Path = "${exp.folder}";\n  Pseudo = "${exp.path}";\n  Access_Type = RO;\n  Squash = No_Root_Squash;\n  SecType = sys;\n  Protocols = 3;\n  Transports = ${transports};\n  MaxRead = ${maxRead};\n  PrefRead = ${maxRead};\n  FSAL { Name = VFS; }\n  CLIENT { Clients = ${exp.clients.join(', ')}; Access_Type = RO; }\n}\n`,
+      `EXPORT {\n  Export_Id = ${index + 1};\n  Path = "${exp.folder}";\n  Pseudo = "${exp.path}";\n  Access_Type = RO;\n  Squash = No_Root_Squash;\n  SecType = sys;\n  Protocols = 3;\n  Transports = ${transports};\n  MaxRead = ${maxRead};\n  PrefRead = ${maxRead};\n  FSAL { Name = VFS; }\n  CLIENT { Clients = ${exp.clients.join(', ')}; Access_Type = RO; Protocols = 3; }\n}\n`,
   );
   return (
     `NFS_CORE_PARAM {\n  Protocols = 3;\n  NFS_Port = 2049;\n  MNT_Port = 20048;\n  Enable_NLM = false;\n  Enable_RQUOTA = false;\n  Mount_Path_Pseudo = true;\n}\n` +
