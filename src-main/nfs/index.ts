@@ -1,14 +1,13 @@
-import type { AreaModule } from '../core/area.js';
+import type { AreaModule, Kernel } from '../core/area.js';
 import type { FilesFacade } from '../files/index.js';
 import type { OsImagesFacade } from '../os-images/index.js';
+import type { ManagedService } from '../services/service-manager.js';
 import type { NfsStatus } from './nfs-contract.js';
 import { NfsClients } from './nfs-clients.js';
 import { NfsExports } from './nfs-exports.js';
 import { nfsRoutes } from './nfs-routes.js';
 import { NfsService, type NfsServerView } from './nfs-service-placeholder.js';
 import { NfsSettings } from './nfs-settings.js';
-import type { ManagedService } from '../services/service-manager.js';
-import type { Kernel } from '../core/area.js';
 
 export * from './nfs-contract.js';
 export { NfsSettings, NFS_DEFAULTS, IMAGE_EXPORT_ID_BASE, type StoredNfsSettings, type StoredNfsExport, type NfsSettingsPatch, type NfsUpdateResult } from './nfs-settings.js';

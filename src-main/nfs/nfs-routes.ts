@@ -3,6 +3,7 @@ import { roleAllows } from '../core/http-kit/access.js';
 import { Ok } from '../core/http-kit/schemas.js';
 import type { FileBrowser } from '../files/file-browser.js';
 import { applyServiceSettings, type ServiceControl } from '../services/settings-apply.js';
+import type { ServedRoots } from '../settings/served-roots.js';
 import {
   NfsBrowsePathQuerySchema,
   NfsBrowseResultSchema,
@@ -19,7 +20,6 @@ import {
 } from './nfs-contract.js';
 import { checkExportFolder } from './nfs-path-check.js';
 import type { NfsSettings } from './nfs-settings.js';
-import type { ServedRoots } from '../settings/served-roots.js';
 
 /** What the routes use: the area's settings and table, the service manager, the folder browser and the served-root policy. */
 export interface NfsRouteDeps {
