@@ -136,7 +136,8 @@ export class NfsSettings {
     // Only reached when ensureHandleKey did not run; the write is queued like an update, and the key kept
     // so every handle made before it lands uses the same one.
     this.pendingKey ??= randomBytes(HANDLE_KEY_BYTES);
-    void this.storeKey(this.pendingKey);
+    // A failed write (disk full) is retried by the next call; the key in memory keeps handles consistent meanwhile.
+    this.storeKey(this.pendingKey).catch(() => undefined);
     return this.pendingKey;
   }
 
