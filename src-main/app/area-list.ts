@@ -15,6 +15,7 @@ import { kitArea, type KitAreaOptions } from '../kit/index.js';
 import { logsArea } from '../logs/index.js';
 import { netbootArea, type NetbootAreaOptions } from '../netboot/index.js';
 import { networkArea } from '../network/index.js';
+import { nfsArea } from '../nfs/index.js';
 import { osImagesArea, type OsImagesAreaOptions } from '../os-images/index.js';
 import { powerArea, type PowerAreaOptions } from '../power/index.js';
 import { profilesArea } from '../profiles/index.js';
@@ -88,6 +89,7 @@ export function areaList(options: AreaListOptions = {}) {
     netbootArea(options.netboot ?? {}),
     osImagesArea(options.osImages ?? {}),
     filesArea(options.files ?? {}),
+    nfsArea(),
     diagnosticsArea(options.diagnostics ?? {}),
     scriptsArea(),
     baselinesArea(options.baselines ?? {}),

@@ -93,6 +93,10 @@ export const KNOWN_EVENT_KINDS = {
   'os_image.copy.progress': 'An import with mode copy advanced (at most every 500 ms); detail: copy_id, file_name, source, bytes, total, percent',
   'os_image.hash.progress': 'Hashing a linked image advanced (at most every 500 ms); detail: image_id, bytes, total, percent',
   'os_image.extract.progress': 'An extraction advanced (at most every 500 ms); detail: image_id, files, bytes, total_bytes, percent',
+  'nfs.mounted': 'An NFS client mounted an export (MOUNT MNT); ip; detail: client, export',
+  'nfs.unmounted': 'An NFS client unmounted an export, or all of them (MOUNT UMNT/UMNTALL); ip; detail: client, export (null for all)',
+  'nfs.refused': 'An NFS client outside an export\'s subnets was refused (warn; at most one per client per minute); ip; detail: client, export, reason, suppressed',
+  'nfs.exports.changed': 'The NFS exports served changed (settings, allowed roots, images mounted or unmounted); detail: served, not_served',
 } as const satisfies Record<string, string>;
 
 export type KnownEventKind = keyof typeof KNOWN_EVENT_KINDS;

@@ -11,13 +11,7 @@ import { createTestCore, type TestCore } from '../../helpers/test-core.js';
  * issue, so the list can only shrink.
  */
 
-const NOT_BUILT_YET: Record<string, string> = {
-  'GET /services/nfs': 'issue 15 (NFS service)',
-  'PUT /services/nfs': 'issue 15 (NFS service)',
-  // Falls into POST /services/:name/:action today, which refuses it (400): routed, not built.
-  'POST /services/nfs/validate-path': 'issue 15 (NFS service); generic route',
-  'GET /services/nfs/browse-path': 'issue 15 (NFS service)',
-};
+const NOT_BUILT_YET: Record<string, string> = {};
 
 /** Whether a registered route (fastify `:param` segments) serves a spec path ({param} segments or literals). */
 function serves(route: string, spec: string): boolean {

@@ -32,6 +32,7 @@ describe('the area list', () => {
       'netboot',
       'os-images',
       'files',
+      'nfs',
       'diagnostics',
       'scripts',
       'baselines',
