@@ -312,9 +312,9 @@ export interface NfsMountSpec {
   /** MOUNT's transport (default: proto). MOUNT over UDP works even where NFS over UDP does not. */
   mountProto?: 'tcp' | 'udp';
   target?: string;
-  /** NFS port (default 2049) and MOUNT port (default 20048): given, the kernel asks no portmapper. */
-  port?: number;
-  mountPort?: number;
+  /** NFS port (default 2049) and MOUNT port (default 20048): given, the kernel asks no portmapper; null: it asks the portmapper on 111. */
+  port?: number | null;
+  mountPort?: number | null;
   /** More options (e.g. 'hard', 'noac', 'timeo=10'). */
   options?: string[];
 }
@@ -325,8 +325,8 @@ export function nfsMountCommand(spec: NfsMountSpec): string {
     'vers=3',
     `proto=${spec.proto}`,
     `mountproto=${spec.mountProto ?? spec.proto}`,
-    `port=${spec.port ?? 2049}`,
-    `mountport=${spec.mountPort ?? 20048}`,
+    ...(spec.port === null ? [] : [`port=${spec.port ?? 2049}`]),
+    ...(spec.mountPort === null ? [] : [`mountport=${spec.mountPort ?? 20048}`]),
     `addr=${spec.server}`,
     'nolock',
     'ro',
