@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Netns } from './netns.js';
 
@@ -8,8 +9,8 @@ import type { Netns } from './netns.js';
  * namespace: what the NFS client harnesses are proven against before our own
  * server exists, and what a client behaves like against a known-good server.
  * Ganesha insists on registering with rpcbind, so an rpcbind runs next to it
- * — in a private mount namespace with its own /run, so its socket and lock
- * files never meet another test's rpcbind.
+ * — with a private /run, so its socket and lock files never meet another
+ * test's rpcbind.
  */
 
 export const GANESHA_NFS_PORT = 2049;
@@ -27,14 +28,24 @@ export interface GaneshaOptions {
 }
 
 export interface Ganesha {
-  child: ChildProcess;
+  /** SIGKILLs ganesha.nfsd (rpcbind keeps running, as on a real server) and waits for it to exit. */
+  kill(): Promise<void>;
+  /** Starts ganesha.nfsd again on the same config; resolves when it is initialized. */
+  start(): Promise<void>;
   log(): Promise<string>;
 }
 
-/** Starts rpcbind + ganesha.nfsd in `ns`; resolves when Ganesha says it is initialized. The namespace's lab kills both. */
+/**
+ * Starts rpcbind + ganesha.nfsd in `ns`; resolves when Ganesha says it is
+ * initialized. Each runs in a mount namespace of its own whose /run is the
+ * same folder of `workDir`, so they find each other's socket and nothing
+ * else's. The namespace's lab kills both.
+ */
 export async function startGanesha(ns: Netns, options: GaneshaOptions): Promise<Ganesha> {
   const conf = path.join(options.workDir, 'ganesha.conf');
   const logFile = path.join(options.workDir, 'ganesha.log');
+  const run = path.join(options.workDir, 'run');
+  await mkdir(path.join(run, 'rpcbind'), { recursive: true });
   await writeFile(
     conf,
     `NFS_CORE_PARAM { Protocols = 3; NFS_Port = ${GANESHA_NFS_PORT}; MNT_Port = ${GANESHA_MOUNT_PORT}; Enable_NLM = false; Enable_RQUOTA = false; Mount_Path_Pseudo = true; }
@@ -48,24 +59,39 @@ EXPORT {
 }
 `,
   );
-  const script = path.join(options.workDir, 'ganesha.sh');
-  await writeFile(
-    script,
-    `mount -t tmpfs tmpfs /run
-mkdir -p /run/rpcbind
-rpcbind -w -f &
-i=0; while [ ! -S /run/rpcbind.sock ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
-exec ganesha.nfsd -F -f ${conf} -L ${logFile} -p ${path.join(options.workDir, 'ganesha.pid')} -N NIV_EVENT
-`,
-  );
-  const child = ns.spawn('unshare', ['-m', 'sh', script]);
-  child.stdout?.resume();
-  child.stderr?.resume();
+  const inPrivateRun = (command: string) => ns.spawn('unshare', ['-m', 'sh', '-c', `mount --bind ${run} /run && exec ${command}`]);
+  const rpcbind = inPrivateRun('rpcbind -w -f');
+  rpcbind.stdout?.resume();
+  rpcbind.stderr?.resume();
   const log = () => readFile(logFile, 'utf8').catch(() => '');
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if ((await log()).includes('NFS SERVER INITIALIZED')) return { child, log };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`ganesha did not start; its log:\n${(await log()).slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const until = async (what: string, done: () => Promise<boolean>, child: ChildProcess) => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (await done()) return;
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${what}; ganesha's log:\n${(await log()).slice(-3000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  await until('rpcbind did not start', async () => existsSync(path.join(run, 'rpcbind.sock')), rpcbind);
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    const before = (await log()).split('NFS SERVER INITIALIZED').length;
+    const started = inPrivateRun(`ganesha.nfsd -F -f ${conf} -L ${logFile} -p ${path.join(options.workDir, 'ganesha.pid')} -N NIV_EVENT`);
+    started.stdout?.resume();
+    started.stderr?.resume();
+    child = started;
+    await until('ganesha did not start', async () => (await log()).split('NFS SERVER INITIALIZED').length > before, started);
+  };
+  await start();
+  return {
+    start,
+    log,
+    async kill() {
+      const running = child;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGKILL');
+      await exited;
+    },
+  };
 }

@@ -340,3 +340,32 @@ function hash(text: string): number {
   for (const char of text) value = (value * 31 + char.charCodeAt(0)) | 0;
   return value;
 }
+
+/**
+ * A script that mounts (`mount`, a command) and then reads `file` (a path
+ * under /mnt) once a second, dropping the page cache first so every read
+ * goes to the server, printing `mark read-<n> <sha256>` each time, until
+ * `/mnt/<stopFile>` exists (the test creates it) or `rounds` are done; then
+ * unmounts. With a hard mount a read across a server restart blocks, never
+ * fails: every mark carries the file's sum.
+ */
+export function readLoopScript(options: { mount: string; file: string; stopFile?: string; rounds?: number }): string {
+  return [
+    `step mount ${options.mount}`,
+    'i=0',
+    `while [ $i -lt ${options.rounds ?? 150} ]; do`,
+    '  i=$((i+1))',
+    '  echo 3 > /proc/sys/vm/drop_caches',
+    `  sum=$(sha256sum /mnt/${options.file} 2>&1 | cut -d" " -f1)`,
+    '  mark read-$i "${sum:-none}"',
+    `  [ -e /mnt/${options.stopFile ?? 'stop'} ] && break`,
+    '  sleep 1',
+    'done',
+    'step umount umount /mnt',
+  ].join('\n');
+}
+
+/** The highest n of the `read-<n>` marks printed so far (0 when none). */
+export function lastRead(consoleText: string): number {
+  return Math.max(0, ...[...consoleText.matchAll(new RegExp(`^${MARK}:mark:read-(\\d+):`, 'gm'))].map((match) => Number(match[1])));
+}

@@ -28,7 +28,7 @@ import type { NfsSettingsView, NfsStatus } from '../../../src-main/nfs/nfs-contr
 import { buildIso, isoToolPresent } from '../../helpers/iso-fixtures.js';
 import { NetLab, type Netns } from '../../helpers/netns.js';
 import { NetnsServer } from '../../helpers/netns-server.js';
-import { NfsClientVm, findVmKernel, nfsMountCommand, parseSha256, runNfsClientVm, skipNfsVmTest } from '../../helpers/nfs-client-vm.js';
+import { NfsClientVm, findVmKernel, lastRead, nfsMountCommand, parseSha256, readLoopScript, runNfsClientVm, skipNfsVmTest } from '../../helpers/nfs-client-vm.js';
 
 const skip = skipNfsVmTest('NFS client VM against Bootwright', ['qemu-system-x86_64']);
 const VM_TIMEOUT_MS = 240_000;
@@ -131,25 +131,12 @@ describe.skipIf(skip)('a Linux NFS v3 client VM against Bootwright', () => {
   it('keeps a hard mount working across a restart of Bootwright: reads resume with the same bytes', async () => {
     const big = files.get('big.bin') ?? Buffer.alloc(0);
     const mount = nfsMountCommand({ server: SERVER, exportPath: '/data', proto: 'tcp', options: ['hard', 'noac', 'lookupcache=none'] });
-    // Each round drops the page cache so every read goes to the server; the loop ends when the test drops a file named "stop".
-    const script = [
-      `step mount ${mount}`,
-      'i=0',
-      'while [ $i -lt 150 ]; do',
-      '  i=$((i+1))',
-      '  echo 3 > /proc/sys/vm/drop_caches',
-      '  sum=$(sha256sum /mnt/big.bin 2>&1 | cut -d" " -f1)',
-      '  mark read-$i "${sum:-none}"',
-      '  [ -e /mnt/stop ] && break',
-      '  sleep 1',
-      'done',
-      'step umount umount /mnt',
-    ].join('\n');
+    const script = readLoopScript({ mount, file: 'big.bin' });
     const vm = await NfsClientVm.boot({ ns: lan, bridge: 'br0', name: 'R', address: '10.95.0.51/24', script, workDir: work, timeoutMs: VM_TIMEOUT_MS });
     try {
       await vm.waitFor(/^@@BW:mark:read-2:/m, 120_000);
       await server.kill();
-      const lastBefore = Math.max(...[...vm.console.matchAll(/^@@BW:mark:read-(\d+):/gm)].map((match) => Number(match[1])));
+      const lastBefore = lastRead(vm.console);
       await server.start();
       await waitForNfsRunning();
       // Two more full reads after the restart (the first may have been in flight across it).
