@@ -8,7 +8,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../helpers/auth.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
-import { DNS_SERVER, freeUdpTcpPort, loopbackNic } from './dns-client.js';
+import { freeUdpTcpPort, loopbackNic } from './dns-client.js';
 
 /*
  * The NFS page (/services/nfs) in Debian's chromium against a real headless
@@ -156,7 +156,10 @@ describe.skipIf(skip)('the NFS page in a browser', () => {
     const table = page.getByRole('table', { name: 'NFS exports' });
     const row = table.getByRole('row').filter({ hasText: '/live' });
     await row.getByText('served').waitFor();
-    await expect(row.getByLabel('How to mount /live').textContent()).resolves.toBe(`mount -t nfs -o vers=3,proto=tcp,nolock ${DNS_SERVER}:/live /mnt`);
+    // The host of the first LAN URL, as the dashboard shows it.
+    const status = (await (await page.request.get(`${base}/api/v1/status`)).json()) as { data: { urls: string[] } };
+    const host = new URL(status.data.urls[0] ?? 'http://missing').hostname;
+    await expect(row.getByLabel('How to mount /live').textContent()).resolves.toBe(`mount -t nfs -o vers=3,proto=tcp,nolock ${host}:/live /mnt`);
 
     if (haveNfsLs) {
       const { stdout } = await run(NFS_LS, [`nfs://127.0.0.1/live/casper?version=3&nfsport=${nfsPort}&mountport=${mountPort}`], { timeout: 20_000 });

@@ -112,7 +112,7 @@ export function NfsExportsCard({ settings, automatic, images, host }: NfsExports
                     )}
                   </Table.Th>
                   <Table.Td>
-                    <Text size="sm" style={{ wordBreak: 'break-all' }}>
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                       {sourceLabel(entry, imageNames)}
                     </Text>
                   </Table.Td>
@@ -166,7 +166,7 @@ export function NfsExportsCard({ settings, automatic, images, host }: NfsExports
                     </Group>
                   </Table.Th>
                   <Table.Td>
-                    <Text size="sm" style={{ wordBreak: 'break-all' }}>
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                       {entry.source}
                     </Text>
                   </Table.Td>
