@@ -51,6 +51,7 @@ const SetupPage = page(() => import('./pages/setup/SetupPage.js'), 'SetupPage');
 const ImagesPage = page(() => import('./pages/images/ImagesPage.js'), 'ImagesPage');
 const ImageDetailPage = page(() => import('./pages/images/ImageDetailPage.js'), 'ImageDetailPage');
 const FilesPage = page(() => import('./pages/files/FilesPage.js'), 'FilesPage');
+const NfsPage = page(() => import('./pages/nfs/NfsPage.js'), 'NfsPage');
 
 /** Every routed page with the role it needs; the navigation (navigation.ts) lists the same paths. */
 export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
@@ -75,6 +76,7 @@ export const ROUTES: { path: string; role: Role; element: ComponentType }[] = [
   { path: '/images', role: 'viewer', element: ImagesPage },
   { path: '/images/:id', role: 'viewer', element: ImageDetailPage },
   { path: '/files', role: 'viewer', element: FilesPage },
+  { path: '/services/nfs', role: 'viewer', element: NfsPage },
   { path: '/scripts', role: 'viewer', element: ScriptsPage },
   { path: '/scripts/:id', role: 'viewer', element: ScriptDetailPage },
   { path: '/baselines', role: 'viewer', element: BaselinesPage },

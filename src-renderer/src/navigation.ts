@@ -50,6 +50,7 @@ export const NAVIGATION: NavGroup[] = [
       { path: '/netboot/templates', label: 'Answer templates', role: 'viewer' },
       { path: '/netboot/overlays', label: 'Catalog overlays', role: 'viewer' },
       { path: '/images', label: 'OS images', role: 'viewer' },
+      { path: '/services/nfs', label: 'NFS exports', role: 'viewer' },
       { path: '/files', label: 'Files', role: 'viewer' },
     ],
   },

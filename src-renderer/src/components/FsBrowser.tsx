@@ -1,5 +1,7 @@
+import type { BrowseResult } from '@contracts/files';
 import { Anchor, Breadcrumbs, Button, Group, ScrollArea, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { useRef, useState } from 'react';
+import type { Api } from '../api/clients/index.js';
 import { formatBytes, formatDateTime } from '../format.js';
 import { useApiQuery } from '../query/api-hooks.js';
 import { keys } from '../query/keys.js';
@@ -17,6 +19,12 @@ export interface FsBrowserProps {
   initialPath?: string | null;
   /** The list's height in px (it scrolls). */
   height?: number;
+  /**
+   * Directory mode: another endpoint with the same answer than GET /fs/browse
+   * (the NFS export picker browses the served roots through
+   * /services/nfs/browse-path); `key` names its cache entries.
+   */
+  source?: { key: string; browse: (api: Api, path: string | null) => Promise<BrowseResult> };
 }
 
 /** `/srv/isos/debian` → [['/', '/'], ['srv', '/srv'], …] below the browse root that holds it. */
@@ -38,11 +46,13 @@ export function pathCrumbs(path: string, roots: readonly string[]): { label: str
  * machine's folders, confined to the browse roots). Used by the image import
  * and the drop-folder setting, and by the NFS export picker.
  */
-export function FsBrowser({ mode, extensions, value, onChange, initialPath = null, height = 280 }: FsBrowserProps) {
+export function FsBrowser({ mode, extensions, value, onChange, initialPath = null, height = 280, source }: FsBrowserProps) {
   const [path, setPath] = useState<string | null>(initialPath);
   const show = mode === 'file' ? 'all' : 'directories';
-  const query = useApiQuery([...keys.fsBrowse, path, show, extensions ?? ''], (api) =>
-    api.files.browse({ ...(path !== null ? { path } : {}), show, ...(mode === 'file' && extensions ? { extensions } : {}) }),
+  const query = useApiQuery([...keys.fsBrowse, source?.key ?? 'fs', path, show, extensions ?? ''], (api) =>
+    source
+      ? source.browse(api, path)
+      : api.files.browse({ ...(path !== null ? { path } : {}), show, ...(mode === 'file' && extensions ? { extensions } : {}) }),
   );
   // The browse roots stay the same from folder to folder: keep them for the breadcrumbs while the next folder loads.
   const roots = useRef<string[]>([]);

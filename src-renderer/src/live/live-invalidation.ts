@@ -37,6 +37,9 @@ const INVALIDATES: readonly [prefix: string, keys: QueryKey[]][] = [
     (prefix): [string, QueryKey[]] => [prefix, [['os-images'], ['files']]],
   ),
   ['baseline.run.', [['baselines', 'runs'], ['netboot', 'tasks']]],
+  // Mounts, refusals and export changes; a mounted or removed image changes the automatic /iso exports.
+  ['nfs.', [['nfs']]],
+  ...['os_image.mounted', 'os_image.unmounted', 'os_image.removed', 'os_image.updated'].map((prefix): [string, QueryKey[]] => [prefix, [['nfs']]]),
   // The steps of boot timelines (src-main/hosts/boot-timeline.ts).
   ...['dhcp.', 'tftp.transfer.', 'http.transfer.', 'boot.', 'host.discovered', 'netboot.task.', 'netboot.answer_fetched', 'netboot.callback', 'baseline.run.', 'wol.sent'].map(
     (prefix): [string, QueryKey[]] => [prefix, [['boot-timeline']]],

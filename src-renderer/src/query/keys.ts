@@ -76,4 +76,7 @@ export const keys = {
   files: ['files'] as const,
   fileRoots: ['files', 'roots'] as const,
   fsBrowse: ['fs', 'browse'] as const,
+  nfs: ['nfs'] as const,
+  nfsSettings: ['nfs', 'settings'] as const,
+  nfsStatus: ['nfs', 'status'] as const,
 };

@@ -3,6 +3,7 @@ import { BASELINES_FIXTURES } from './baselines/baselines-fixtures.js';
 import { ok, type Route } from './fake-transport.js';
 import { IMAGES_FIXTURES } from './images/images-fixtures.js';
 import { NETBOOT_FIXTURES } from './netboot/netboot-fixtures.js';
+import { NFS_FIXTURES } from './nfs/nfs-fixtures.js';
 import { okList } from './render-app.js';
 import { SCRIPTS_FIXTURES } from './scripts/scripts-fixtures.js';
 import { STORE_FIXTURES } from './store/store-fixtures.js';
@@ -72,4 +73,5 @@ export const API_FIXTURES: Record<string, Route> = {
   ...BASELINES_FIXTURES,
   ...STORE_FIXTURES,
   ...IMAGES_FIXTURES,
+  ...NFS_FIXTURES,
 };

@@ -15,6 +15,7 @@ import { kitClient } from './kit-client.js';
 import { logsClient } from './logs-client.js';
 import { netbootClient } from './netboot-client.js';
 import { networkClient } from './network-client.js';
+import { nfsClient } from './nfs-client.js';
 import { osImagesClient } from './os-images-client.js';
 import { powerClient } from './power-client.js';
 import { profilesClient } from './profiles-client.js';
@@ -57,6 +58,7 @@ export function createApi(client: ApiClient) {
     kit: kitClient(client),
     osImages: osImagesClient(client),
     files: filesClient(client),
+    nfs: nfsClient(client),
   };
 }
 

@@ -7,6 +7,7 @@ export const SERVICE_PAGES: Record<string, string> = {
   dns: '/services/dns',
   dhcp: '/services/dhcp',
   tftp: '/services/tftp',
+  nfs: '/services/nfs',
 };
 
 /** Which lifecycle buttons a row offers: the protected HTTP service serves this page and is never stopped from it. */
