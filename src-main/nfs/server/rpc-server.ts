@@ -106,11 +106,13 @@ class Connection {
   /** Starts waiting calls while there is room, and pauses or resumes reading to match. */
   private flow(): void {
     if (this.closed) return;
-    while (this.waiting.length > 0 && this.running < this.options.maxCallsInFlight) {
+    // Replies the peer is not reading stop new calls too, not just reading: a record already received waits.
+    const backlogged = (): boolean => this.socket.writableLength > this.options.maxPendingReplyBytes;
+    while (this.waiting.length > 0 && this.running < this.options.maxCallsInFlight && !backlogged()) {
       const record = this.waiting.shift();
       if (record) this.run(record);
     }
-    const blocked = this.waiting.length > 0 || this.running >= this.options.maxCallsInFlight || this.socket.writableLength > this.options.maxPendingReplyBytes;
+    const blocked = this.waiting.length > 0 || this.running >= this.options.maxCallsInFlight || backlogged();
     if (blocked && !this.socket.isPaused()) this.socket.pause();
     else if (!blocked && this.socket.isPaused()) this.socket.resume();
   }
