@@ -7,6 +7,8 @@ import type { RpcCallContext, RpcCallRecord, RpcOutcome, RpcProgram } from '../.
 import { RpcServer, type RpcServerOptions } from '../../../../src-main/nfs/server/rpc-server.js';
 import { encodeRecord, fragmentHeader, RecordDecoder } from '../../../../src-main/nfs/server/record-marking.js';
 import { XdrReader, XdrWriter } from '../../../../src-main/nfs/server/xdr.js';
+import { RpcDispatcher } from '../../../../src-main/nfs/server/rpc-dispatch.js';
+import { prng } from '../../../helpers/prng.js';
 
 const TEST_PROGRAM = 0x2000_0001;
 
@@ -45,8 +47,12 @@ class TestProgram implements RpcProgram {
         throw new Error('disk on fire');
       case 4: // needs a uint32 argument
         return { status: 'success', results: new XdrWriter().uint32(args.uint32('n')) };
-      case 5: // a reply of n bytes
-        return { status: 'success', results: new XdrWriter().attach(Buffer.alloc(args.uint32('n'), 0x5a)) };
+      case 5: {
+        // A reply of n bytes (at most 1 MiB: the fuzz test mutates n too).
+        const size = args.uint32('n');
+        if (size > 1 << 20) return { status: 'garbage_args' };
+        return { status: 'success', results: new XdrWriter().attach(Buffer.alloc(size, 0x5a)) };
+      }
       case 6:
         return { status: 'auth_error', authStat: AUTH_STAT.AUTH_REJECTEDCRED };
       default:
@@ -345,6 +351,32 @@ describe('RpcServer over UDP', () => {
     } finally {
       blocker.close();
       await server.close();
+    }
+  });
+});
+
+describe('RPC dispatcher under fuzz', () => {
+  it('answers every mutated call with a well-formed reply to its xid, or not at all, and never throws', async () => {
+    const dispatcher = new RpcDispatcher([new TestProgram()], { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined, scope() { return this; } });
+    const source = { transport: 'tcp' as const, remote: { address: '127.0.0.1', port: 1 }, local: { address: '127.0.0.1', port: 2 } };
+    const seeds = [
+      call(1, new XdrWriter().opaque(Buffer.from('seed')).toBuffer()).bytes,
+      call(4, u32(1), { cred: { flavor: 1, body: encodeAuthSys({ stamp: 1, machineName: 'fuzz', uid: 0, gid: 0, gids: [1, 2] }) } }).bytes,
+      call(5, u32(16)).bytes,
+    ];
+    const random = prng(0xd15_9a7c);
+    for (let round = 0; round < 2000; round += 1) {
+      const seed = seeds[round % seeds.length] ?? Buffer.alloc(0);
+      const input = Buffer.from(seed.subarray(0, Math.floor(random() * (seed.length + 4))));
+      for (let flips = 1 + Math.floor(random() * 3); flips > 0 && input.length > 0; flips -= 1) {
+        const at = Math.floor(random() * input.length);
+        input[at] = random() < 0.3 ? 0xff : random() < 0.5 ? 0 : Math.floor(random() * 256);
+      }
+      const result = await dispatcher.dispatch(input, source);
+      if (result.reply === null) continue;
+      const [first] = result.reply;
+      if (!first) throw new Error(`round ${round}: an empty reply`);
+      expect(decodeReply(first).xid, `round ${round}`).toBe(input.readUInt32BE(0));
     }
   });
 });
