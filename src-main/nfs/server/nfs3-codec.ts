@@ -32,8 +32,8 @@ export interface Fattr3 {
   ctime: NfsTime;
 }
 
-/** fattr3 is fixed-size: 5 words, 5 hypers, specdata3, 3 times. */
-export const FATTR3_BYTES = 5 * 4 + 5 * 8 + 8 + 3 * 8;
+/** fattr3 is fixed-size: 5 words, 4 hypers (size, used, fsid, fileid), specdata3, 3 times: 84 bytes. */
+export const FATTR3_BYTES = 5 * 4 + 4 * 8 + 8 + 3 * 8;
 
 const USED_BLOCK = 4096n;
 const MAX_UINT32 = 0xffff_ffff;

@@ -192,7 +192,7 @@ export async function readdir(
   count: number,
   plus = false,
   ctx?: RpcCallContext,
-): Promise<{ status: number; dirAttrs: Fattr3 | null; verf: Buffer; entries: DirEntry[]; eof: boolean }> {
+): Promise<{ status: number; dirAttrs: Fattr3 | null; verf: Buffer; entries: DirEntry[]; eof: boolean; bytes: number }> {
   const reply = await call(
     h.nfs,
     plus ? NFSPROC3.READDIRPLUS : NFSPROC3.READDIR,
@@ -204,7 +204,7 @@ export async function readdir(
   );
   const status = reply.uint32();
   const dirAttrs = postOpAttr.decode(reply);
-  if (status !== NFS3.OK) return { status, dirAttrs, verf: Buffer.alloc(8), entries: [], eof: false };
+  if (status !== NFS3.OK) return { status, dirAttrs, verf: Buffer.alloc(8), entries: [], eof: false, bytes: reply.end };
   const newVerf = Buffer.from(reply.fixedOpaque(8));
   const entries: DirEntry[] = [];
   while (reply.bool()) {
@@ -217,7 +217,7 @@ export async function readdir(
   }
   const eof = reply.bool();
   expect(reply.remaining()).toBe(0);
-  return { status, dirAttrs, verf: newVerf, entries, eof };
+  return { status, dirAttrs, verf: newVerf, entries, eof, bytes: reply.end };
 }
 
 /** Every entry of a directory through repeated READDIR(PLUS) calls of `count` bytes. */
@@ -228,6 +228,9 @@ export async function listAll(h: Harness, dir: Buffer, count: number, plus = fal
   for (let guard = 0; guard < 10_000; guard += 1) {
     const page = await readdir(h, dir, cookie, verf, count, plus);
     expect(page.status).toBe(NFS3.OK);
+    // The reply fits the client's count, and is not needlessly short (a page stops only when the next entry would not fit).
+    expect(page.bytes).toBeLessThanOrEqual(count);
+    if (!page.eof) expect(page.bytes).toBeGreaterThan(count - (plus ? 200 : 48));
     all.push(...page.entries);
     if (page.eof) return all;
     const last = page.entries.at(-1);
