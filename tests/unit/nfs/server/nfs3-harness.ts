@@ -7,7 +7,7 @@ import { MountProgram } from '../../../../src-main/nfs/server/mount-program.js';
 import { fattr3, postOpAttr, type Fattr3 } from '../../../../src-main/nfs/server/nfs3-codec.js';
 import { NFS3, NFSPROC3 } from '../../../../src-main/nfs/server/nfs3-constants.js';
 import { Nfs3Program } from '../../../../src-main/nfs/server/nfs3-program.js';
-import { ReadCache } from '../../../../src-main/nfs/server/read-cache.js';
+import { ReadCache, type ReadCacheOptions } from '../../../../src-main/nfs/server/read-cache.js';
 import type { RpcCallContext, RpcOutcome, RpcProgram } from '../../../../src-main/nfs/server/rpc-program.js';
 import { XdrReader, XdrWriter } from '../../../../src-main/nfs/server/xdr.js';
 
@@ -92,11 +92,11 @@ export interface Harness {
   mount: MountProgram;
 }
 
-export function harness(exports: ServedExport[], key: Buffer = randomBytes(32)): Harness {
+export function harness(exports: ServedExport[], key: Buffer = randomBytes(32), readCacheOptions: ReadCacheOptions = {}): Harness {
   const table = new TestExports(exports);
   const activity = new ActivityLog();
   const index = new HandleIndex({ key, exports: table });
-  const readCache = new ReadCache();
+  const readCache = new ReadCache(readCacheOptions);
   const nfs = new Nfs3Program({ exports: table, activity, index, readCache });
   const mount = new MountProgram({ exports: table, activity, index });
   return { exports: table, activity, index, key, readCache, nfs, mount };
