@@ -224,7 +224,7 @@ export async function readdir(
 export async function listAll(h: Harness, dir: Buffer, count: number, plus = false): Promise<DirEntry[]> {
   const all: DirEntry[] = [];
   let cookie = 0n;
-  let verf = Buffer.alloc(8);
+  let verf: Buffer = Buffer.alloc(8);
   for (let guard = 0; guard < 10_000; guard += 1) {
     const page = await readdir(h, dir, cookie, verf, count, plus);
     expect(page.status).toBe(NFS3.OK);
