@@ -38,15 +38,22 @@ const DEFAULT_WALK_NODES = 200_000;
 const DEFAULT_WALK_MS = 2_000;
 const DEFAULT_MAX_ENTRIES = 1_000_000;
 
-function keyOf(exportId: number, nodeId: bigint): string {
-  return `${exportId}:${nodeId}`;
+/** Keyed by the path tag too: a hard-linked file has one node id and several paths, each with its own handle. */
+function keyOf(exportId: number, nodeId: bigint, pathTag: bigint): string {
+  return `${exportId}:${nodeId}:${pathTag}`;
 }
+
+/** How long a handle whose walk found nothing answers STALE without walking again (a client retrying a dead handle must not make the server walk its tree each time). */
+const NEGATIVE_TTL_MS = 30_000;
+const MAX_NEGATIVE = 10_000;
 
 export class HandleIndex {
   readonly codec: HandleCodec;
   private readonly exports: ExportTable;
   private readonly paths = new Map<string, string>();
   private readonly walks = new Map<string, Promise<TreeNode | null>>();
+  /** Handles a walk did not find, with when: STALE without another walk for NEGATIVE_TTL_MS. */
+  private readonly notFound = new Map<string, number>();
   private readonly walkNodeLimit: number;
   private readonly walkTimeLimitMs: number;
   private readonly maxEntries: number;
@@ -63,19 +70,23 @@ export class HandleIndex {
 
   /** The handle of `node` in `served`, remembered for later resolution. */
   handleFor(served: ServedExport, node: TreeNode): Buffer {
-    this.remember(served.id, node.id, node.path);
-    return this.codec.encode(served.id, node.id, node.path);
+    const handle = this.codec.encode(served.id, node.id, node.path);
+    this.remember(served.id, node.id, node.path, handle.readBigUInt64BE(16));
+    return handle;
   }
 
-  remember(exportId: number, nodeId: bigint, treePath: string): void {
+  remember(exportId: number, nodeId: bigint, treePath: string, pathTag = pathTagOf(exportId, treePath)): void {
     if (this.paths.size >= this.maxEntries) this.paths.clear();
-    this.paths.set(keyOf(exportId, nodeId), treePath);
+    const key = keyOf(exportId, nodeId, pathTag);
+    this.paths.set(key, treePath);
+    this.notFound.delete(key);
   }
 
   /** Drops what is remembered for an export (after it was removed or its source changed). */
   forgetExport(exportId: number): void {
     const prefix = `${exportId}:`;
     for (const key of this.paths.keys()) if (key.startsWith(prefix)) this.paths.delete(key);
+    for (const key of this.notFound.keys()) if (key.startsWith(prefix)) this.notFound.delete(key);
   }
 
   /** The handle's export and node, checked against `client`'s address. */
@@ -92,26 +103,36 @@ export class HandleIndex {
   }
 
   private async locate(served: ServedExport, fields: HandleFields): Promise<TreeNode | null> {
-    const key = keyOf(served.id, fields.nodeId);
+    const key = keyOf(served.id, fields.nodeId, fields.pathTag);
     const known = this.paths.get(key);
-    if (known !== undefined && pathTagOf(served.id, known) === fields.pathTag) {
+    if (known !== undefined) {
       const node = await served.tree.stat(known).catch(() => null);
       if (node && node.id === fields.nodeId) return node;
-      // Known path, different node (replaced) or gone: stale — a walk would only find it elsewhere under another tag.
+      // Known path, another node there (replaced) or nothing: stale — a walk could only find it under another path, i.e. another tag.
       if (known !== '') return null;
     }
     // The export root always resolves by its tag (its id may change when the folder is recreated).
     if (fields.pathTag === pathTagOf(served.id, '')) {
       const root = await served.tree.stat('').catch(() => null);
-      if (root) this.remember(served.id, fields.nodeId, '');
-      return root && root.id === fields.nodeId ? root : root ? { ...root, id: fields.nodeId } : null;
+      if (!root) return null;
+      this.remember(served.id, fields.nodeId, '', fields.pathTag);
+      return root.id === fields.nodeId ? root : { ...root, id: fields.nodeId };
     }
     if (known !== undefined) return null;
-    const walkKey = `${key}:${fields.pathTag}`;
-    let walk = this.walks.get(walkKey);
+    const failedAt = this.notFound.get(key);
+    if (failedAt !== undefined && Date.now() - failedAt < NEGATIVE_TTL_MS) return null;
+    let walk = this.walks.get(key);
     if (!walk) {
-      walk = this.walk(served, fields).finally(() => this.walks.delete(walkKey));
-      this.walks.set(walkKey, walk);
+      walk = this.walk(served, fields).then((node) => {
+        if (!node) {
+          if (this.notFound.size >= MAX_NEGATIVE) this.notFound.clear();
+          this.notFound.set(key, Date.now());
+        }
+        return node;
+      });
+      const shared = walk.finally(() => this.walks.delete(key));
+      this.walks.set(key, shared);
+      walk = shared;
     }
     return walk;
   }
@@ -136,7 +157,7 @@ export class HandleIndex {
         this.stats.walkedNodes += 1;
         if (visited > this.walkNodeLimit) return null;
         if (child.id === fields.nodeId && pathTagOf(served.id, child.path) === fields.pathTag) {
-          this.remember(served.id, child.id, child.path);
+          this.remember(served.id, child.id, child.path, fields.pathTag);
           return child;
         }
         if (child.type === 'directory') queue.push(child.path);

@@ -396,14 +396,13 @@ export class Nfs3Program implements RpcProgram {
       if (!node) break;
       const name = Buffer.from(node.name, 'utf8');
       const entryAttrs = attributesOf(node, served.id);
-      const handle = this.index.codec.encode(served.id, node.id, node.path);
+      const handle = this.index.handleFor(served, node);
       const length = entryplus3.encodingLength(name, entryAttrs, handle);
       const dirLength = entryplus3.dirLength(name);
       // dircount bounds the directory part only (RFC 1813 §3.3.17); the first entry always goes if the whole reply allows it.
       if (used + length > budget || (position > listed.start && dirUsed + dirLength > dircount)) break;
       used += length;
       dirUsed += dirLength;
-      this.index.remember(served.id, node.id, node.path);
       entryplus3.encode(writer, node.id, name, BigInt(position + 1), entryAttrs, handle);
     }
     if (position === listed.start && position < listed.entries.length) return this.failWithAttr(NFS3.ERR_TOOSMALL, attributes);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile, rename } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, rm, writeFile, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -115,5 +115,39 @@ describe('HandleIndex', () => {
     // A fresh index (restart) walks and does not find them either.
     const fresh = new HandleIndex({ key, exports: table });
     expect((await fresh.resolve(fileHandle, '127.0.0.1')).status).toBe('stale');
+  });
+
+  it('a hard-linked file (one node id, two paths) resolves under both handles', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bw-nfs-index-'));
+    dirs.push(dir);
+    await writeFile(join(dir, 'a'), 'same');
+    await link(join(dir, 'a'), join(dir, 'b'));
+    const tree = await FolderTree.open(dir);
+    const table = new TestExports([servedExport(1, '/f', tree)]);
+    const index = new HandleIndex({ key, exports: table });
+    const a = await tree.stat('a');
+    const b = await tree.stat('b');
+    if (!a || !b) throw new Error('fixture');
+    expect(a.id).toBe(b.id);
+    const handleA = index.handleFor(table.exports[0]!, a);
+    const handleB = index.handleFor(table.exports[0]!, b);
+    for (const handle of [handleA, handleB, handleA]) expect((await index.resolve(handle, '127.0.0.1')).status).toBe('ok');
+    const resolvedB = await index.resolve(handleB, '127.0.0.1');
+    expect(resolvedB.status === 'ok' && resolvedB.node.path).toBe('b');
+    expect(index.stats.walks).toBe(0);
+  });
+
+  it('a handle a walk did not find is not walked for again right away', async () => {
+    const tree = wideTree(100);
+    const table = new TestExports([servedExport(1, '/a', tree)]);
+    const handle = new HandleIndex({ key, exports: table }).codec.encode(1, 999_999n, 'gone/file');
+    const index = new HandleIndex({ key, exports: table });
+    expect((await index.resolve(handle, '127.0.0.1')).status).toBe('stale');
+    expect((await index.resolve(handle, '127.0.0.1')).status).toBe('stale');
+    expect(index.stats.walks).toBe(1);
+    // Concurrent misses share one walk.
+    const other = index.codec.encode(1, 888_888n, 'gone/other');
+    await Promise.all([index.resolve(other, '127.0.0.1'), index.resolve(other, '127.0.0.1'), index.resolve(other, '127.0.0.1')]);
+    expect(index.stats.walks).toBe(2);
   });
 });
