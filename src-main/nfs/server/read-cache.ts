@@ -1,4 +1,4 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { TreeError, type ByteExtent, type ReadOnlyTree, type TreeNode } from '../../core/read-only-tree.js';
 
 /*
@@ -39,8 +39,16 @@ export interface CachedFile {
 
 interface Descriptor {
   handle: Promise<FileHandle>;
+  /** "dev:ino" of what was opened (null when unknown): a folder's file replaced under its name is another file. */
+  identity: Promise<string | null>;
   users: number;
   usedAt: number;
+  /** Out of the map (replaced or evicted while in use): closed when its last read ends. */
+  retired: boolean;
+}
+
+function identityOf(info: { dev: number; ino: number }): string {
+  return `${info.dev}:${info.ino}`;
 }
 
 export class ReadCache {
@@ -91,6 +99,8 @@ export class ReadCache {
       if (!(error instanceof TreeError) || error.code !== 'UNSUPPORTED') throw error;
       extents = null;
     }
+    // A descriptor still open on a backing file's old inode (a folder's file replaced under its name) must not serve the new node.
+    for (const file of new Set((extents ?? []).map((extent) => extent.file))) await this.retireIfReplaced(file);
     const cached: CachedFile = { tree, exportId, node, pathTag, extents, checkedAt: now, usedAt: now };
     this.files.delete(key);
     this.files.set(key, cached);
@@ -127,6 +137,14 @@ export class ReadCache {
     return filled === out.length ? out : out.subarray(0, filled);
   }
 
+  private async retireIfReplaced(file: string): Promise<void> {
+    const descriptor = this.descriptors.get(file);
+    if (!descriptor) return;
+    const [opened, current] = await Promise.all([descriptor.identity, stat(file).then(identityOf, () => null)]);
+    if (opened !== null && opened === current) return;
+    if (this.descriptors.get(file) === descriptor) this.closeDescriptor(file, descriptor);
+  }
+
   private async readExtent(file: string, into: Buffer, at: number, length: number, position: number): Promise<number> {
     const descriptor = this.descriptor(file);
     descriptor.users += 1;
@@ -142,6 +160,7 @@ export class ReadCache {
     } finally {
       descriptor.users -= 1;
       descriptor.usedAt = Date.now();
+      if (descriptor.retired && descriptor.users === 0) void descriptor.handle.then((handle) => handle.close()).catch(() => undefined);
     }
   }
 
@@ -155,7 +174,8 @@ export class ReadCache {
     }
     this.stats.opens += 1;
     const handle = open(file, 'r');
-    const descriptor: Descriptor = { handle, users: 0, usedAt: Date.now() };
+    const identity = handle.then((opened) => opened.stat()).then(identityOf, () => null);
+    const descriptor: Descriptor = { handle, identity, users: 0, usedAt: Date.now(), retired: false };
     // A failed open is not kept: the next read tries again (and reports the error itself).
     handle.catch(() => {
       if (this.descriptors.get(file) === descriptor) this.descriptors.delete(file);
@@ -166,10 +186,12 @@ export class ReadCache {
     return descriptor;
   }
 
+  /** Takes a descriptor out of the map; closes it now, or when its last read ends. */
   private closeDescriptor(file: string, descriptor: Descriptor): void {
     this.descriptors.delete(file);
     this.stats.closes += 1;
-    void descriptor.handle.then((handle) => handle.close()).catch(() => undefined);
+    descriptor.retired = true;
+    if (descriptor.users === 0) void descriptor.handle.then((handle) => handle.close()).catch(() => undefined);
   }
 
   /** Closes descriptors over the limit (LRU first) and, when `idleToo`, those idle too long; never one in use. */

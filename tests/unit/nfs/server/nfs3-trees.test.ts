@@ -109,7 +109,10 @@ describe('NFS v3 over a real folder (FolderTree)', () => {
     await rename(join(dir, 'swap.new'), join(dir, 'swap.txt'));
     expect((await read(h, file, 0, 10)).status).toBe(NFS3.ERR_STALE);
     expect((await getattr(h, file)).status).toBe(NFS3.ERR_STALE);
-    expect((await walk(h, root, 'swap.txt')).equals(file)).toBe(false);
+    const replaced = await walk(h, root, 'swap.txt');
+    expect(replaced.equals(file)).toBe(false);
+    // The new file is read from a new descriptor, not the one still open on the old inode.
+    expect((await read(h, replaced, 0, 10)).data.toString()).toBe('second');
     await h.readCache.close();
   });
 });
