@@ -300,4 +300,16 @@ describe('NFS v3 program over a memory tree', () => {
     expect(writer.length).toBe(fattr3.encodingLength());
     expect(fattr3.decode(new XdrReader(writer.toBuffer()))).toEqual(attrs);
   });
+
+  it('READ places the data in the reply by reference: one chunk of exactly the data', async () => {
+    const { h, root } = await setup();
+    const file = await walk(h, root, 'boot/vmlinuz');
+    const result = await outcome(h.nfs, NFSPROC3.READ, (w) => w.opaque(file).uint64(4n).uint32(100_001));
+    if (result.status !== 'success') throw new Error(result.status);
+    const chunks = result.results.toBuffers();
+    const data = chunks.find((chunk) => chunk.length === 100_001);
+    expect(data?.equals(big.subarray(4, 100_005))).toBe(true);
+    // Header before it (status, post_op_attr, count, eof, length), 3 bytes of padding after it.
+    expect(chunks.reduce((sum, chunk) => sum + chunk.length, 0)).toBe(4 + 88 + 4 + 4 + 4 + 100_004);
+  });
 });

@@ -117,6 +117,33 @@ describe('NFS v3 over a real folder (FolderTree)', () => {
   });
 });
 
+describe('NFS v3 READ descriptors', () => {
+  it('are closed when idle and on close', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bw-nfs3-idle-'));
+    try {
+      await writeFile(join(dir, 'a'), 'aaa');
+      await writeFile(join(dir, 'b'), 'bbb');
+      const tree = await FolderTree.open(dir);
+      const idle = harness([servedExport(1, '/f', tree)], randomBytes(32), { idleMs: 1 });
+      const root = await mountRoot(idle, '/f');
+      expect((await read(idle, await walk(idle, root, 'a'), 0, 10)).data.toString()).toBe('aaa');
+      expect(idle.readCache.openDescriptors).toBe(1);
+      for (let tries = 0; tries < 100 && idle.readCache.openDescriptors > 0; tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(idle.readCache.openDescriptors).toBe(0);
+      const closing = harness([servedExport(1, '/f', tree)]);
+      const root2 = await mountRoot(closing, '/f');
+      await read(closing, await walk(closing, root2, 'a'), 0, 10);
+      await read(closing, await walk(closing, root2, 'b'), 0, 10);
+      expect(closing.readCache.openDescriptors).toBe(2);
+      await closing.readCache.close();
+      expect(closing.readCache.openDescriptors).toBe(0);
+      expect(closing.readCache.stats.closes).toBe(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('NFS v3 READ over multi-extent files', () => {
   it('is byte-exact across extent boundaries at odd offsets', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bw-nfs3-extents-'));
