@@ -48,6 +48,9 @@ export const MOUNTPROC3 = {
   EXPORT: 5,
 } as const;
 
+/** Procedure number → name (logs and metrics labels). */
+export const MOUNTPROC3_NAMES: ReadonlyMap<number, string> = new Map(Object.entries(MOUNTPROC3).map(([name, value]) => [value, name.toLowerCase()]));
+
 /** RFC 1813 §2.6: nfsstat3 (only those this read-only server answers, plus a few for completeness). */
 export const NFS3 = {
   OK: 0,
