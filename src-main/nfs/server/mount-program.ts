@@ -2,7 +2,7 @@ import type { TreeNode } from '../../core/read-only-tree.js';
 import type { ExportTable, NfsActivity, ServedExport } from './export-table.js';
 import type { HandleIndex } from './handle-index.js';
 import { MNT3, MNTPATHLEN, MOUNT_AUTH_FLAVORS, MOUNT_PROGRAM, MOUNT_VERSION, MOUNTPROC3 } from './nfs3-constants.js';
-import { treeStatus } from './nfs3-program.js';
+import { treeStatus } from './nfs3-status.js';
 import type { RpcCallContext, RpcOutcome, RpcProgram } from './rpc-program.js';
 import { XdrWriter, type XdrReader } from './xdr.js';
 

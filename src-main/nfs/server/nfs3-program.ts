@@ -1,8 +1,9 @@
-import { TreeError, type TreeNode } from '../../core/read-only-tree.js';
+import type { TreeNode } from '../../core/read-only-tree.js';
 import type { ExportTable, NfsActivity, ServedExport } from './export-table.js';
 import type { HandleIndex } from './handle-index.js';
 import { DirectoryCache } from './nfs3-dir-cache.js';
-import { attributesOf, entry3, entryplus3, fattr3, nfs3Args, postOpAttr, wccData, type Fattr3 } from './nfs3-codec.js';
+import { attributesOf, fattr3, nfs3Args, postOpAttr, wccData, type Fattr3 } from './nfs3-codec.js';
+import { cookieValid, cookieVerifier, encodeDirectoryPage } from './nfs3-readdir.js';
 import {
   ACCESS3,
   DIR_PREF,
@@ -11,7 +12,6 @@ import {
   FSF3,
   NAME_MAX,
   NFS3,
-  NFS3_COOKIEVERFSIZE,
   NFS_PROGRAM,
   NFS_VERSION,
   NFSPROC3,
@@ -19,6 +19,7 @@ import {
   READ_MAX_UDP,
 } from './nfs3-constants.js';
 import { ReadCache, type CachedFile } from './read-cache.js';
+import { treeStatus } from './nfs3-status.js';
 import type { RpcCallContext, RpcOutcome, RpcProgram } from './rpc-program.js';
 import { XdrWriter, type XdrReader } from './xdr.js';
 
@@ -44,35 +45,6 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MAX_FILE_SIZE = (1n << 63n) - 1n;
 const REFUSED_REASON = 'client outside the export subnets';
 
-/** TreeError codes (and file system errors) as nfsstat3. */
-export function treeStatus(error: unknown): number | null {
-  if (error instanceof TreeError) {
-    switch (error.code) {
-      case 'NOT_FOUND':
-        return NFS3.ERR_NOENT;
-      case 'NOT_DIRECTORY':
-        return NFS3.ERR_NOTDIR;
-      case 'IS_DIRECTORY':
-        return NFS3.ERR_ISDIR;
-      case 'OUTSIDE':
-      case 'LOOP':
-        return NFS3.ERR_ACCES;
-      case 'CORRUPT':
-      case 'UNSUPPORTED':
-        return NFS3.ERR_IO;
-    }
-  }
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  if (typeof code === 'string' && code.startsWith('E')) {
-    if (code === 'ENOENT') return NFS3.ERR_NOENT;
-    if (code === 'ENOTDIR') return NFS3.ERR_NOTDIR;
-    if (code === 'EISDIR') return NFS3.ERR_ISDIR;
-    if (code === 'EACCES' || code === 'EPERM' || code === 'ELOOP') return NFS3.ERR_ACCES;
-    return NFS3.ERR_IO;
-  }
-  return null;
-}
-
 interface Target {
   served: ServedExport;
   node: TreeNode;
@@ -90,16 +62,6 @@ function parentPath(treePath: string): string {
   const slash = treePath.lastIndexOf('/');
   return slash < 0 ? '' : treePath.slice(0, slash);
 }
-
-/** The cookie verifier of a directory: its mtime in milliseconds (ISSUE15: derived from the mtime). */
-function cookieVerifier(dir: TreeNode): Buffer {
-  const verf = Buffer.alloc(NFS3_COOKIEVERFSIZE);
-  const ms = Number.isFinite(dir.mtimeMs) && dir.mtimeMs > 0 ? BigInt(Math.floor(dir.mtimeMs)) : 0n;
-  verf.writeBigUInt64BE(ms);
-  return verf;
-}
-
-const ZERO_VERF = Buffer.alloc(NFS3_COOKIEVERFSIZE);
 
 export class Nfs3Program implements RpcProgram {
   readonly program = NFS_PROGRAM;
@@ -346,9 +308,7 @@ export class Nfs3Program implements RpcProgram {
       return { ok: false, status, attributes };
     }
     const verf = cookieVerifier(target.node);
-    // RFC 1813 §3.3.16: a cookie past the listing, or one from a directory that has changed since, is BAD_COOKIE.
-    if (cookie > BigInt(entries.length)) return { ok: false, status: NFS3.ERR_BAD_COOKIE, attributes };
-    if (cookie !== 0n && !verifier.equals(ZERO_VERF) && !verifier.equals(verf)) return { ok: false, status: NFS3.ERR_BAD_COOKIE, attributes };
+    if (!cookieValid(cookie, verifier, verf, entries.length)) return { ok: false, status: NFS3.ERR_BAD_COOKIE, attributes };
     return { ok: true, target, entries, start: Number(cookie), verf };
   }
 
@@ -356,26 +316,9 @@ export class Nfs3Program implements RpcProgram {
     const { dir, cookie, cookieverf, count } = nfs3Args.readdir(args);
     const listed = await this.listFrom(dir, cookie, cookieverf, context);
     if (!listed.ok) return this.failWithAttr(listed.status, listed.attributes);
-    const attributes = this.attrs(listed.target);
     const budget = Math.min(count, context.transport === 'udp' ? DIR_REPLY_MAX_UDP : DIR_REPLY_MAX_TCP);
-    // status, post_op_attr, cookieverf, the list's closing "no more" and eof.
-    let used = 4 + postOpAttr.encodingLength(attributes) + NFS3_COOKIEVERFSIZE + 4 + 4;
-    const writer = new XdrWriter(Math.min(budget, 64 * 1024)).uint32(NFS3.OK);
-    postOpAttr.encode(writer, attributes);
-    writer.fixedOpaque(listed.verf);
-    let position = listed.start;
-    for (; position < listed.entries.length; position += 1) {
-      const node = listed.entries[position];
-      if (!node) break;
-      const name = Buffer.from(node.name, 'utf8');
-      const length = entry3.encodingLength(name);
-      if (used + length > budget) break;
-      used += length;
-      entry3.encode(writer, node.id, name, BigInt(position + 1));
-    }
-    if (position === listed.start && position < listed.entries.length) return this.failWithAttr(NFS3.ERR_TOOSMALL, attributes);
-    writer.bool(false).bool(position >= listed.entries.length);
-    return success(writer);
+    const page = encodeDirectoryPage({ ...listed, attributes: this.attrs(listed.target), exportId: listed.target.served.id, budget, plus: null });
+    return page ? success(page) : this.failWithAttr(NFS3.ERR_TOOSMALL, this.attrs(listed.target));
   }
 
   private async readdirplus(args: XdrReader, context: RpcCallContext): Promise<RpcOutcome> {
@@ -383,31 +326,10 @@ export class Nfs3Program implements RpcProgram {
     const listed = await this.listFrom(dir, cookie, cookieverf, context);
     if (!listed.ok) return this.failWithAttr(listed.status, listed.attributes);
     const { served } = listed.target;
-    const attributes = this.attrs(listed.target);
     const budget = Math.min(maxcount, context.transport === 'udp' ? DIR_REPLY_MAX_UDP : DIR_REPLY_MAX_TCP);
-    let used = 4 + postOpAttr.encodingLength(attributes) + NFS3_COOKIEVERFSIZE + 4 + 4;
-    let dirUsed = 0;
-    const writer = new XdrWriter(Math.min(budget, 64 * 1024)).uint32(NFS3.OK);
-    postOpAttr.encode(writer, attributes);
-    writer.fixedOpaque(listed.verf);
-    let position = listed.start;
-    for (; position < listed.entries.length; position += 1) {
-      const node = listed.entries[position];
-      if (!node) break;
-      const name = Buffer.from(node.name, 'utf8');
-      const entryAttrs = attributesOf(node, served.id);
-      const handle = this.index.handleFor(served, node);
-      const length = entryplus3.encodingLength(name, entryAttrs, handle);
-      const dirLength = entryplus3.dirLength(name);
-      // dircount bounds the directory part only (RFC 1813 §3.3.17); the first entry always goes if the whole reply allows it.
-      if (used + length > budget || (position > listed.start && dirUsed + dirLength > dircount)) break;
-      used += length;
-      dirUsed += dirLength;
-      entryplus3.encode(writer, node.id, name, BigInt(position + 1), entryAttrs, handle);
-    }
-    if (position === listed.start && position < listed.entries.length) return this.failWithAttr(NFS3.ERR_TOOSMALL, attributes);
-    writer.bool(false).bool(position >= listed.entries.length);
-    return success(writer);
+    const plus = { dircount, handleFor: (node: TreeNode) => this.index.handleFor(served, node) };
+    const page = encodeDirectoryPage({ ...listed, attributes: this.attrs(listed.target), exportId: served.id, budget, plus });
+    return page ? success(page) : this.failWithAttr(NFS3.ERR_TOOSMALL, this.attrs(listed.target));
   }
 
   private async fsstat(handle: Buffer, context: RpcCallContext): Promise<RpcOutcome> {
