@@ -23,6 +23,13 @@ export interface MountProgramOptions {
   maxMounts?: number;
 }
 
+/**
+ * DUMP and EXPORT over UDP stop adding items past this many bytes: one more
+ * item (≤ 1,284 bytes of names, or an export with its groups) still leaves the
+ * reply under a datagram's 65,507 bytes with the RPC header.
+ */
+const UDP_LIST_BYTES = 48 * 1024;
+
 function success(results: XdrWriter): RpcOutcome {
   return { status: 'success', results };
 }
@@ -71,13 +78,13 @@ export class MountProgram implements RpcProgram {
       case MOUNTPROC3.MNT:
         return this.mnt(args.string(MNTPATHLEN, 'dirpath'), context);
       case MOUNTPROC3.DUMP:
-        return success(this.dump());
+        return success(this.dump(context.transport === 'udp' ? UDP_LIST_BYTES : Infinity));
       case MOUNTPROC3.UMNT:
         return this.umnt(args.string(MNTPATHLEN, 'dirpath'), context);
       case MOUNTPROC3.UMNTALL:
         return this.umntall(context);
       case MOUNTPROC3.EXPORT:
-        return success(this.exportList());
+        return success(this.exportList(context.transport === 'udp' ? UDP_LIST_BYTES : Infinity));
       default:
         return { status: 'proc_unavail' };
     }
@@ -136,9 +143,12 @@ export class MountProgram implements RpcProgram {
   }
 
   /** RFC 1813 §5.2.2: mountlist, a linked list of (hostname, directory). */
-  private dump(): XdrWriter {
+  private dump(maxBytes: number): XdrWriter {
     const writer = new XdrWriter(256);
-    for (const mount of this.mounts.values()) writer.bool(true).string(mount.client).string(mount.path);
+    for (const mount of this.mounts.values()) {
+      if (writer.length > maxBytes) break;
+      writer.bool(true).string(mount.client).string(mount.path);
+    }
     return writer.bool(false);
   }
 
@@ -160,9 +170,10 @@ export class MountProgram implements RpcProgram {
   }
 
   /** RFC 1813 §5.2.5: exports, a linked list of (directory, groups linked list). */
-  private exportList(): XdrWriter {
+  private exportList(maxBytes: number): XdrWriter {
     const writer = new XdrWriter(256);
     for (const served of this.exports.list()) {
+      if (writer.length > maxBytes) break;
       writer.bool(true).string(served.path);
       for (const group of served.clients) writer.bool(true).string(group);
       writer.bool(false);

@@ -94,4 +94,22 @@ describe('MOUNT v3 program', () => {
     const h = setup();
     await expect(outcome(h.mount, MOUNTPROC3.MNT, (w) => w.string(`/${'x'.repeat(1100)}`))).rejects.toThrow(/over the limit/);
   });
+
+  it('DUMP over UDP stops before a datagram overflows; over TCP it lists every mount', async () => {
+    const entries: Record<string, { dir: true }> = {};
+    const names = Array.from({ length: 60 }, (_, index) => `${'x'.repeat(200)}${index}`);
+    for (const name of names) entries[name] = { dir: true };
+    const h = harness([servedExport(1, '/live', memoryTree(entries), ['127.0.0.0/8'])]);
+    for (let client = 1; client <= 5; client += 1) {
+      for (const name of names) expect((await call(h.mount, MOUNTPROC3.MNT, (w) => w.string(`/live/${name}`), context(`127.0.0.${client}`))).uint32()).toBe(MNT3.OK);
+    }
+    const tcp = await call(h.mount, MOUNTPROC3.DUMP, () => undefined);
+    expect(tcp.end).toBeGreaterThan(65_507);
+    expect(mountList(tcp)).toHaveLength(300);
+    const udp = await call(h.mount, MOUNTPROC3.DUMP, () => undefined, context('127.0.0.1', 'udp'));
+    expect(udp.end).toBeLessThan(65_507 - 100);
+    const listed = mountList(udp);
+    expect(listed.length).toBeGreaterThan(100);
+    expect(listed.length).toBeLessThan(300);
+  });
 });
