@@ -6,7 +6,7 @@ import type { NfsStatus } from './nfs-contract.js';
 import { NfsClients } from './nfs-clients.js';
 import { NfsExports } from './nfs-exports.js';
 import { nfsRoutes } from './nfs-routes.js';
-import { NfsService, type NfsServerView } from './nfs-service-placeholder.js';
+import { NfsService, type NfsServerView } from './server/nfs-service.js';
 import { NfsSettings } from './nfs-settings.js';
 
 export * from './nfs-contract.js';
@@ -16,7 +16,7 @@ export { NfsClients, MAX_CLIENTS, REFUSED_EVENT_INTERVAL_MS, procedureLabel } fr
 export { ClientSubnets, parseClientSubnet, clientSubnetProblems } from './client-subnets.js';
 export { nfsRoutes, type NfsRouteDeps } from './nfs-routes.js';
 export type { ExportTable, ServedExport, NfsActivity } from './server/export-table.js';
-export type { NfsServerView } from './nfs-service-placeholder.js';
+export { NfsService, type NfsServerView, type NfsServiceDeps } from './server/nfs-service.js';
 
 /** The NFS area's operations as the server, tests and later areas see them (`core.area('nfs')`). */
 export interface NfsFacade {
@@ -37,8 +37,9 @@ export interface NfsServiceParts {
   kernel: Pick<Kernel, 'log' | 'events' | 'metrics' | 'network'>;
 }
 
-/** The managed service 'nfs': the placeholder until the real server lands — replace this one line. */
-const createNfsService = (_parts: NfsServiceParts): ManagedService & NfsServerView => new NfsService();
+/** The managed service 'nfs': RPC servers for NFS v3 and MOUNT v3 and the portmapper (server/nfs-service.ts). */
+const createNfsService = (parts: NfsServiceParts): ManagedService & NfsServerView =>
+  new NfsService({ settings: parts.settings, exports: parts.exports, activity: parts.activity, log: parts.kernel.log });
 
 /** os_image events after which the automatic exports (and image exports) may differ. */
 const IMAGE_EVENTS = new Set(['os_image.mounted', 'os_image.unmounted', 'os_image.removed', 'os_image.updated', 'os_image.failed']);

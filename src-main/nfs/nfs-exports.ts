@@ -75,6 +75,7 @@ export class NfsExports implements ExportTable {
   private again = false;
   private closed = false;
   private readonly openFolder: (real: string) => Promise<ReadOnlyTree>;
+  private readonly rebuiltListeners = new Set<() => void>();
 
   constructor(private readonly deps: NfsExportsDeps) {
     this.openFolder = deps.openFolder ?? ((real) => FolderTree.open(real));
@@ -124,6 +125,12 @@ export class NfsExports implements ExportTable {
     return run;
   }
 
+  /** Called after every swap of the table (the server drops what it cached of the old trees); returns the unsubscribe. */
+  onRebuilt(listener: () => void): () => void {
+    this.rebuiltListeners.add(listener);
+    return () => this.rebuiltListeners.delete(listener);
+  }
+
   /** Closes every tree; the table serves nothing afterwards. */
   async close(): Promise<void> {
     this.closed = true;
@@ -165,6 +172,7 @@ export class NfsExports implements ExportTable {
     this.entries = next;
     this.byIdMap = new Map(next.flatMap((entry) => (entry.served ? [[entry.served.id, entry.served] as const] : [])));
     this.byPathMap = new Map(next.flatMap((entry) => (entry.served ? [[entry.served.path, entry.served] as const] : [])));
+    for (const listener of this.rebuiltListeners) listener();
     // Closed after the swap: no lookup hands out a tree that is closing.
     await closeAll(dropped);
     const after = signature(next);
