@@ -1,4 +1,5 @@
 import { copyFile, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../../src-main/core/http-kit/access.js';
@@ -214,11 +215,16 @@ describe('POST /services/nfs/validate-path and GET /services/nfs/browse-path', (
   });
 
   it('does not fall into POST /services/:name/:action, which still runs the lifecycle', async () => {
+    // Ephemeral ports and no portmapper: the test must not take 2049 or 111 on this machine.
+    const [nfsPort, mountPort] = [await freeTcpPort(), await freeTcpPort()];
+    const configured = await call('PUT', '/services/nfs', 'admin', { nfs_port: nfsPort, mount_port: mountPort, portmapper: 'off', udp: false });
+    expect(configured.status, configured.body.error).toBe(200);
     const started = await call<{ name: string; state: string }>('POST', '/services/nfs/start', 'operator');
     expect(started.status, started.body.error).toBe(200);
     expect(started.body.data).toMatchObject({ name: 'nfs', state: 'running' });
     const status = await call<NfsStatus>('GET', '/services/nfs/status', 'viewer');
     expect(status.body.data).toMatchObject({ portmapper: { mode: 'none' }, clients: [], requests: 0, bytes_read: 0, refused: 0 });
+    expect(status.body.data.listen).toEqual([`tcp 0.0.0.0:${nfsPort}`, `tcp 0.0.0.0:${mountPort}`]);
     expect((await call<{ state: string }>('POST', '/services/nfs/stop', 'operator')).body.data.state).toBe('stopped');
     expect((await call('POST', '/services/nfs/validate-path', 'admin', { path: library })).status).toBe(200);
   });
@@ -254,3 +260,16 @@ describe('automatic exports of mounted images', () => {
     await rm(isoDir, { recursive: true, force: true });
   });
 });
+
+/** A TCP port free on this machine right now (bound to 0 and released). */
+function freeTcpPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '0.0.0.0', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
