@@ -35,8 +35,20 @@ export function pathTagOf(exportId: number, treePath: string): bigint {
 
 const MAX_UINT64 = (1n << 64n) - 1n;
 
+/** Most handles each cache of HandleCodec keeps before it starts over (32 bytes + a key each: a few tens of MB at most). */
+const HANDLE_CACHE_ENTRIES = 200_000;
+
+/**
+ * HandleCodec caches both directions: a handle costs three SHA-256 runs (the
+ * path tag and the HMAC's two), which was the largest share of a READDIRPLUS
+ * of 100 entries, and every call verifies one. The caches hold only what the
+ * codec itself computed from the key, so they answer exactly what computing
+ * again would.
+ */
 export class HandleCodec {
   private readonly key: Buffer;
+  private readonly encoded = new Map<string, Buffer>();
+  private readonly verified = new Map<string, HandleFields>();
 
   constructor(key: Buffer) {
     if (key.length < 16) throw new RangeError(`NFS handle key: ${key.length} bytes is too short (expected ${HANDLE_KEY_BYTES})`);
@@ -50,6 +62,9 @@ export class HandleCodec {
   /** The handle of `nodeId` at `treePath` in export `exportId`. */
   encode(exportId: number, nodeId: bigint, treePath: string): Buffer {
     if (!Number.isInteger(exportId) || exportId < 0 || exportId > 0xffff_ffff) throw new RangeError(`NFS handle: export id ${exportId} out of range`);
+    const cacheKey = `${exportId}/${nodeId}/${treePath}`;
+    const cached = this.encoded.get(cacheKey);
+    if (cached) return Buffer.from(cached);
     const handle = Buffer.alloc(HANDLE_BYTES);
     handle.writeUInt8(HANDLE_VERSION, 0);
     handle.writeUInt32BE(exportId, 4);
@@ -57,6 +72,8 @@ export class HandleCodec {
     handle.writeBigUInt64BE(nodeId & MAX_UINT64, 8);
     handle.writeBigUInt64BE(pathTagOf(exportId, treePath), 16);
     this.mac(handle.subarray(0, SIGNED_BYTES)).copy(handle, SIGNED_BYTES);
+    if (this.encoded.size >= HANDLE_CACHE_ENTRIES) this.encoded.clear();
+    this.encoded.set(cacheKey, Buffer.from(handle));
     return handle;
   }
 
@@ -64,12 +81,19 @@ export class HandleCodec {
   verify(handle: Buffer): HandleFields | null {
     if (handle.length !== HANDLE_BYTES) return null;
     if (handle[0] !== HANDLE_VERSION || handle[1] !== 0 || handle[2] !== 0 || handle[3] !== 0) return null;
+    // Keyed by the whole handle, mac included: only a handle whose mac checked out is ever in the map.
+    const cacheKey = handle.toString('latin1');
+    const cached = this.verified.get(cacheKey);
+    if (cached) return { ...cached };
     const expected = this.mac(handle.subarray(0, SIGNED_BYTES));
     if (!timingSafeEqual(expected, handle.subarray(SIGNED_BYTES, HANDLE_BYTES))) return null;
-    return {
+    const fields = {
       exportId: handle.readUInt32BE(4),
       nodeId: handle.readBigUInt64BE(8),
       pathTag: handle.readBigUInt64BE(16),
     };
+    if (this.verified.size >= HANDLE_CACHE_ENTRIES) this.verified.clear();
+    this.verified.set(cacheKey, fields);
+    return { ...fields };
   }
 }
