@@ -29,7 +29,7 @@ export interface NfsFacade {
   status(): NfsStatus;
 }
 
-/** What the NFS server is built from (server/nfs-service.ts takes these; the placeholder ignores them). */
+/** What the NFS server is built from (server/nfs-service.ts takes these). */
 export interface NfsServiceParts {
   settings: NfsSettings;
   exports: NfsExports;

@@ -129,7 +129,7 @@ export const NfsStatusSchema = Type.Object(
     /** How clients find our ports: our own portmapper on 111, registered with the system's rpcbind, or none. */
     portmapper: Type.Object({
       mode: literalUnion(['own', 'rpcbind', 'none'] as const),
-      detail: Type.String({ description: 'In words, e.g. "our portmapper on udp/tcp 0.0.0.0:111" or "registered with rpcbind (it owns port 111)"' }),
+      detail: Type.String({ description: 'In words, e.g. "our portmapper on tcp/udp 0.0.0.0:111" or "registered with rpcbind (it owns port 111)"' }),
     }),
     listen: Type.Array(Type.String()),
     exports: Type.Array(NfsServedExportSchema),

@@ -47,10 +47,18 @@ function normaliseMountPath(raw: string): string | null {
   return `/${segments.join('/')}`;
 }
 
+/** MOUNT version 1 (RFC 1094 appendix A), which showmount still speaks. */
+export const MOUNT_V1 = 1;
+
 export class MountProgram implements RpcProgram {
   readonly program = MOUNT_PROGRAM;
   readonly name = 'mount';
-  readonly versions = [MOUNT_VERSION] as const;
+  /**
+   * v3, and v1 for what showmount asks (EXPORT, DUMP): their arguments and
+   * results are the same in both. v1's MNT returns an NFS v2 file handle,
+   * and there is no NFS v2 here, so v1 MNT is PROC_UNAVAIL.
+   */
+  readonly versions = [MOUNT_V1, MOUNT_VERSION] as const;
   private readonly exports: ExportTable;
   private readonly activity: NfsActivity;
   private readonly index: HandleIndex;
@@ -71,7 +79,7 @@ export class MountProgram implements RpcProgram {
   }
 
   call(version: number, procedure: number, args: XdrReader, context: RpcCallContext): RpcOutcome | Promise<RpcOutcome> {
-    if (version !== MOUNT_VERSION) return { status: 'proc_unavail' };
+    if (version !== MOUNT_VERSION && (version !== MOUNT_V1 || procedure === MOUNTPROC3.MNT)) return { status: 'proc_unavail' };
     switch (procedure) {
       case MOUNTPROC3.NULL:
         return success(new XdrWriter(4));

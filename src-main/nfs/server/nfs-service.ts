@@ -4,7 +4,7 @@ import type { ManagedService } from '../../services/service-manager.js';
 import type { NfsStatus } from '../nfs-contract.js';
 import type { ExportTable, NfsActivity } from './export-table.js';
 import { HandleIndex } from './handle-index.js';
-import { MountProgram } from './mount-program.js';
+import { MOUNT_V1, MountProgram } from './mount-program.js';
 import { Nfs3Program } from './nfs3-program.js';
 import { createPortmapProgram, type PortMapping } from './portmap-program.js';
 import { IPPROTO, PMAP_PORT, PMAP_VERSION, PROGRAM } from './rpc-constants.js';
@@ -95,6 +95,8 @@ export class NfsService implements ManagedService, NfsServerView {
     const ours: PortMapping[] = protocols.flatMap((protocol) => [
       { program: PROGRAM.NFS, version: NFS_VERSION, protocol, port: settings.nfs_port },
       { program: PROGRAM.MOUNT, version: MOUNT_VERSION, protocol, port: settings.mount_port },
+      // showmount asks for MOUNT v1 (EXPORT and DUMP only; mount-program.ts).
+      { program: PROGRAM.MOUNT, version: MOUNT_V1, protocol, port: settings.mount_port },
     ]);
     this.portmapper = await this.startPortmapper(settings.portmapper, ours, host);
     this.log.info(`NFS serving ${exports.list().length} export(s); ${this.portmapper.detail}`);

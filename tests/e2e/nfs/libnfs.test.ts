@@ -27,7 +27,7 @@ import type { NfsStatus } from '../../../src-main/nfs/nfs-contract.js';
 import { NetLab, skipNetnsTest, type Netns } from '../../helpers/netns.js';
 import { NetnsServer } from '../../helpers/netns-server.js';
 
-const skip = skipNetnsTest('libnfs clients against Bootwright', ['nfs-ls', 'nfs-cat', 'nfs-cp']);
+const skip = skipNetnsTest('libnfs clients against Bootwright', ['nfs-ls', 'nfs-cat', 'nfs-cp', 'showmount', 'rpcinfo']);
 const SERVER = '10.98.0.1';
 const PORTS = 'nfsport=2049&mountport=20048';
 
@@ -123,6 +123,15 @@ describe.skipIf(skip)('libnfs clients (nfs-ls, nfs-cat, nfs-cp) against Bootwrig
       expect(result.code, `${query}: ${result.stderr}`).toBe(0);
       expect(parseListing(result.stdout), query).toEqual(expected);
     }
+  });
+
+  it('showmount (MOUNT v1 EXPORT, found through our portmapper) and rpcinfo list the export and the programs', async () => {
+    const shown = await cli.run('showmount', ['-e', SERVER]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/^\/data\s+10\.98\.0\.0\/25$/m);
+    const programs = await cli.run('rpcinfo', ['-p', SERVER]);
+    expect(programs.code, programs.stderr).toBe(0);
+    for (const line of [/100003\s+3\s+tcp\s+2049\s+nfs/, /100005\s+3\s+tcp\s+20048\s+mountd/, /100005\s+1\s+udp\s+20048\s+mountd/]) expect(programs.stdout).toMatch(line);
   });
 
   it('nfs-cat and nfs-cp read the files byte for byte', async () => {
