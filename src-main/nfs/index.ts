@@ -15,7 +15,7 @@ export { NfsExports, type NfsExportsDeps, type ExportImages } from './nfs-export
 export { NfsClients, MAX_CLIENTS, REFUSED_EVENT_INTERVAL_MS, procedureLabel } from './nfs-clients.js';
 export { ClientSubnets, parseClientSubnet, clientSubnetProblems } from './client-subnets.js';
 export { nfsRoutes, type NfsRouteDeps } from './nfs-routes.js';
-export type { ExportTable, ServedExport, NfsActivity } from './server/export-table.js';
+export type { ExportTable, ServedExport, NfsActivity } from './export-table.js';
 export { NfsService, type NfsServerView, type NfsServiceDeps } from './server/nfs-service.js';
 
 /** The NFS area's operations as the server, tests and later areas see them (`core.area('nfs')`). */

@@ -2,11 +2,10 @@ import type { Counter } from 'prom-client';
 import type { EventInput } from '../events/event-types.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { NfsClient } from './nfs-contract.js';
-import type { NfsActivity } from './server/export-table.js';
-import type { RpcCallRecord } from './server/rpc-program.js';
+import type { NfsActivity, RpcCallRecord } from './export-table.js';
 
 /*
- * What NFS clients do, as the programs report it (server/export-table.ts,
+ * What NFS clients do, as the programs report it (export-table.ts,
  * NfsActivity): the connected-clients view of GET /services/nfs/status, the
  * events nfs.mounted / nfs.unmounted / nfs.refused, and the metrics. Memory
  * is bounded: at most MAX_CLIENTS clients are remembered (the one seen least
@@ -129,7 +128,7 @@ export class NfsClients implements NfsActivity {
     }
   }
 
-  /** The RPC server's per-call observer (server/rpc-program.ts RpcCallObserver): counts every call by procedure. */
+  /** The RPC server's per-call observer (RpcCallObserver, export-table.ts): counts every call by procedure. */
   readonly observeCall = (record: RpcCallRecord): void => {
     this.totals.requests += 1;
     this.requestsMetric.inc({ procedure: procedureLabel(record.program, record.procedure) });

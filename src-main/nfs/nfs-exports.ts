@@ -8,7 +8,7 @@ import type { ServedRoots } from '../settings/served-roots.js';
 import { ClientSubnets } from './client-subnets.js';
 import { IMAGE_EXPORT_PREFIX, type NfsServedExport } from './nfs-contract.js';
 import { IMAGE_EXPORT_ID_BASE, normaliseExportPath, type StoredNfsExport, type StoredNfsSettings } from './nfs-settings.js';
-import type { ExportTable, ServedExport } from './server/export-table.js';
+import type { ExportTable, ServedExport } from './export-table.js';
 
 /*
  * The export table the MOUNT and NFS programs read (server/export-table.ts):

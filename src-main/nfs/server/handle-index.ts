@@ -1,5 +1,5 @@
 import type { TreeNode } from '../../core/read-only-tree.js';
-import type { ExportTable, ServedExport } from './export-table.js';
+import type { ExportTable, ServedExport } from '../export-table.js';
 import { HandleCodec, pathTagOf, type HandleFields } from './file-handles.js';
 
 /*

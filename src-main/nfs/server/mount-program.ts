@@ -1,5 +1,5 @@
 import type { TreeNode } from '../../core/read-only-tree.js';
-import type { ExportTable, NfsActivity, ServedExport } from './export-table.js';
+import type { ExportTable, NfsActivity, ServedExport } from '../export-table.js';
 import type { HandleIndex } from './handle-index.js';
 import { MNT3, MNTPATHLEN, MOUNT_AUTH_FLAVORS, MOUNT_PROGRAM, MOUNT_VERSION, MOUNTPROC3 } from './nfs3-constants.js';
 import { treeStatus } from './nfs3-status.js';

@@ -2,7 +2,7 @@ import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { ManagedService } from '../../services/service-manager.js';
 import type { NfsStatus } from '../nfs-contract.js';
-import type { ExportTable, NfsActivity } from './export-table.js';
+import type { ExportTable, NfsActivity } from '../export-table.js';
 import { HandleIndex } from './handle-index.js';
 import { MOUNT_V1, MountProgram } from './mount-program.js';
 import { Nfs3Program } from './nfs3-program.js';

@@ -1,5 +1,5 @@
 import type { TreeNode } from '../../core/read-only-tree.js';
-import type { ExportTable, NfsActivity, ServedExport } from './export-table.js';
+import type { ExportTable, NfsActivity, ServedExport } from '../export-table.js';
 import type { HandleIndex } from './handle-index.js';
 import { DirectoryCache } from './nfs3-dir-cache.js';
 import { attributesOf, fattr3, nfs3Args, postOpAttr, wccData, type Fattr3 } from './nfs3-codec.js';

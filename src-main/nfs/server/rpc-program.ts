@@ -73,17 +73,4 @@ export interface RpcProgram {
   call(version: number, procedure: number, args: XdrReader, context: RpcCallContext): RpcOutcome | Promise<RpcOutcome>;
 }
 
-/** One finished call, for metrics and the connected-clients view (called on the hot path: keep it cheap). */
-export interface RpcCallRecord {
-  program: string;
-  version: number;
-  procedure: number;
-  transport: 'tcp' | 'udp';
-  remote: string;
-  /** 'success' or the refusal, including the transport's own (prog_unavail, prog_mismatch, rpc_mismatch, too_large). */
-  outcome: string;
-  /** Bytes of the reply sent (0 when none was). */
-  replyBytes: number;
-}
-
-export type RpcCallObserver = (record: RpcCallRecord) => void;
+export type { RpcCallObserver, RpcCallRecord } from '../export-table.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { ReadOnlyTree } from '../../../../src-main/core/read-only-tree.js';
-import type { ExportTable, NfsActivity, ServedExport } from '../../../../src-main/nfs/server/export-table.js';
+import type { ExportTable, NfsActivity, ServedExport } from '../../../../src-main/nfs/export-table.js';
 import { HandleIndex } from '../../../../src-main/nfs/server/handle-index.js';
 import { MountProgram } from '../../../../src-main/nfs/server/mount-program.js';
 import { fattr3, postOpAttr, type Fattr3 } from '../../../../src-main/nfs/server/nfs3-codec.js';

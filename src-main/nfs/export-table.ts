@@ -1,9 +1,11 @@
-import type { ReadOnlyTree } from '../../core/read-only-tree.js';
+import type { ReadOnlyTree } from '../core/read-only-tree.js';
 
 /*
  * The seam between the MOUNT/NFS programs (server/) and the area that decides
  * what is exported (nfs-exports.ts): the programs look exports up here and
- * report what clients do; they never read settings or the store.
+ * report what clients do; they never read settings or the store. It lives
+ * beside the domain files, not in server/: the server imports the area's
+ * domain, never the other way round (docs/architecture.md).
  */
 
 /** One export as the programs serve it. */
@@ -42,3 +44,18 @@ export interface NfsActivity {
   /** READ bytes served (and any NFS call, bytes 0) — keeps the client's last-seen time. */
   served(client: string, exportId: number, bytes: number): void;
 }
+
+/** One finished call, for metrics and the connected-clients view (called on the hot path: keep it cheap). */
+export interface RpcCallRecord {
+  program: string;
+  version: number;
+  procedure: number;
+  transport: 'tcp' | 'udp';
+  remote: string;
+  /** 'success' or the refusal, including the transport's own (prog_unavail, prog_mismatch, rpc_mismatch, too_large). */
+  outcome: string;
+  /** Bytes of the reply sent (0 when none was). */
+  replyBytes: number;
+}
+
+export type RpcCallObserver = (record: RpcCallRecord) => void;
