@@ -11,7 +11,7 @@ import { IMAGE_EXPORT_ID_BASE, normaliseExportPath, type StoredNfsExport, type S
 import type { ExportTable, ServedExport } from './export-table.js';
 
 /*
- * The export table the MOUNT and NFS programs read (server/export-table.ts):
+ * The export table the MOUNT and NFS programs read (export-table.ts):
  * the stored exports whose source can be served now, plus the automatic
  * exports of mounted OS images at /iso/<slug>. It is rebuilt on every change
  * that can alter it (settings, allowed roots, images mounted or unmounted,
