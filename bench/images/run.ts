@@ -28,6 +28,7 @@ import { AppCore } from '../../src-main/app/app-core.js';
 import { defaultConfig } from '../../src-main/core/config.js';
 import type { ByteExtent, ReadOnlyTree, TreeNode } from '../../src-main/core/read-only-tree.js';
 import { ImageMounts } from '../../src-main/os-images/mount/image-mounts.js';
+import { patternFile } from '../pattern-file.js';
 
 const run = promisify(execFile);
 const { values: args } = parseArgs({
@@ -69,22 +70,6 @@ async function curlSeconds(url: string, size: number): Promise<number> {
   const [code, bytes, seconds] = out.split(' ');
   if (code !== '200' || Number(bytes) !== size) throw new Error(`curl ${url}: HTTP ${code}, ${bytes} bytes (expected ${size})`);
   return Number(seconds);
-}
-
-/** A file of `bytes` pseudo-random-ish bytes (not compressible, written once). */
-async function patternFile(file: string, bytes: number): Promise<void> {
-  const block = Buffer.allocUnsafe(MB);
-  for (let i = 0; i < MB; i += 4) block.writeUInt32LE((i * 2654435761) >>> 0, i);
-  const { open } = await import('node:fs/promises');
-  const handle = await open(file, 'w');
-  try {
-    for (let written = 0; written < bytes; written += MB) {
-      block.writeUInt32LE(written >>> 0, 0);
-      await handle.write(block, 0, Math.min(MB, bytes - written));
-    }
-  } finally {
-    await handle.close();
-  }
 }
 
 async function xorrisoIso(iso: string, stage: string): Promise<void> {

@@ -26,7 +26,7 @@
  * (the bench runs what ships). Ends with one JSON line (`{"bench":"nfs",…}`).
  */
 import { execFile } from 'node:child_process';
-import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -34,6 +34,7 @@ import { startGanesha, type Ganesha } from '../../tests/helpers/ganesha.js';
 import { NetLab, netnsUnavailable } from '../../tests/helpers/netns.js';
 import { NetnsServer } from '../../tests/helpers/netns-server.js';
 import { tempDir } from '../../tests/helpers/test-core.js';
+import { patternFile } from '../pattern-file.js';
 
 const exec = promisify(execFile);
 const { values: args } = parseArgs({
@@ -99,21 +100,6 @@ async function client(cmd: string, cmdArgs: string[]): Promise<string> {
   } catch (err) {
     const failed = err as { stderr?: string; code?: unknown };
     throw new Error(`${cmd} ${cmdArgs.join(' ')} failed (${String(failed.code)}): ${(failed.stderr ?? String(err)).trim()}`, { cause: err });
-  }
-}
-
-/** A file of `bytes` non-repeating-ish bytes (nothing on either side can shortcut zeros or holes). */
-async function patternFile(file: string, bytes: number): Promise<void> {
-  const block = Buffer.allocUnsafe(MiB);
-  for (let i = 0; i < MiB; i += 4) block.writeUInt32LE((i * 2654435761) >>> 0, i);
-  const handle = await open(file, 'w');
-  try {
-    for (let written = 0; written < bytes; written += MiB) {
-      block.writeUInt32LE(written >>> 0, 0);
-      await handle.write(block, 0, Math.min(MiB, bytes - written));
-    }
-  } finally {
-    await handle.close();
   }
 }
 

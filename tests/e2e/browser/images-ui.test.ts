@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../helpers/auth.js';
+import { openPage, screenshot, SCREENSHOTS } from './page-kit.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
 import { loopbackNic } from './dns-client.js';
 
@@ -24,7 +25,6 @@ import { loopbackNic } from './dns-client.js';
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const RENDERER_DIR = path.join(ROOT, 'dist', 'renderer');
-const SCREENSHOTS = path.join(ROOT, 'test-output', 'screenshots');
 const CHROMIUM = '/usr/bin/chromium';
 const XORRISO = '/usr/bin/xorriso';
 
@@ -44,16 +44,9 @@ describe.skipIf(skip)('OS images and files in a browser', () => {
   let imageUrl = '';
   const pageProblems: string[] = [];
 
-  const shot = async (name: string) => {
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  };
+  const shot = (name: string) => screenshot(page, name);
 
-  const open = async (url: string) => {
-    await page.goto(`${base}${url}`);
-    await page.locator('main h1').first().waitFor();
-    await expect.poll(() => page.locator('main [role=status]', { hasText: /^Loading/ }).count(), { timeout: 10_000 }).toBe(0);
-  };
+  const open = (url: string) => openPage(page, base, url);
 
   beforeAll(async () => {
     if (!existsSync(path.join(RENDERER_DIR, 'index.html'))) {

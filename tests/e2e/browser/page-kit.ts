@@ -1,0 +1,26 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/*
+ * What the page-level browser tests share: opening a page of the built
+ * renderer and waiting until it has loaded, and a full-page screenshot into
+ * test-output/screenshots (looked at by people, compared by nothing).
+ */
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const SCREENSHOTS = path.join(ROOT, 'test-output', 'screenshots');
+
+/** Goes to `url` under `base` and waits for the page's heading and for every "Loading" status to go. */
+export async function openPage(page: Page, base: string, url: string): Promise<void> {
+  await page.goto(`${base}${url}`);
+  await page.locator('main h1').first().waitFor();
+  await expect.poll(() => page.locator('main [role=status]', { hasText: /^Loading/ }).count(), { timeout: 10_000 }).toBe(0);
+}
+
+/** A full-page screenshot named `name`.png (after a short settle for transitions). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
