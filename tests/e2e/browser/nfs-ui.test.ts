@@ -152,7 +152,7 @@ describe.skipIf(skip)('the NFS page in a browser', () => {
     // The host of the first LAN URL, as the dashboard shows it.
     const status = (await (await page.request.get(`${base}/api/v1/status`)).json()) as { data: { urls: string[] } };
     const host = new URL(status.data.urls[0] ?? 'http://missing').hostname;
-    await expect(row.getByLabel('How to mount /live').textContent()).resolves.toBe(`mount -t nfs -o vers=3,proto=tcp,nolock ${host}:/live /mnt`);
+    await expect(row.getByLabel('How to mount /live').textContent()).resolves.toBe(`mount -t nfs -o vers=3,proto=tcp,nolock,port=${nfsPort},mountport=${mountPort} ${host}:/live /mnt`);
 
     if (haveNfsLs) {
       const { stdout } = await run(NFS_LS, [`nfs://127.0.0.1/live/casper?version=3&nfsport=${nfsPort}&mountport=${mountPort}`], { timeout: 20_000 });

@@ -9,7 +9,7 @@ import { EmptyState } from '../../components/QueryState.js';
 import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { NfsExportDialog } from './NfsExportDialog.js';
-import { exportsWith, mountCommand, sourceLabel } from './nfs-model.js';
+import { explicitPorts, exportsWith, mountCommand, sourceLabel } from './nfs-model.js';
 
 export interface NfsExportsCardProps {
   settings: NfsSettingsView;
@@ -18,6 +18,8 @@ export interface NfsExportsCardProps {
   images: readonly OsImage[];
   /** The host clients mount from; null when no LAN address is known. */
   host: string | null;
+  /** How clients find the ports now (the status' portmapper mode); null while unknown. */
+  portmapperMode: 'own' | 'rpcbind' | 'none' | null;
 }
 
 function ProblemBadge({ problem, enabled }: { problem: string | null; enabled: boolean }) {
@@ -53,16 +55,17 @@ function Subnets({ clients }: { clients: readonly string[] }) {
   );
 }
 
-function MountSnippet({ host, path }: { host: string | null; path: string }) {
+function MountSnippet({ host, path, ports }: { host: string | null; path: string; ports: { nfs: number; mount: number } | null }) {
   return (
     <Code block className="pre-wrap" aria-label={`How to mount ${path}`}>
-      {mountCommand(host, path)}
+      {mountCommand(host, path, ports)}
     </Code>
   );
 }
 
 /** The stored exports (add, edit, delete: admin) and, read-only, the mounted images' automatic ones. */
-export function NfsExportsCard({ settings, automatic, images, host }: NfsExportsCardProps) {
+export function NfsExportsCard({ settings, automatic, images, host, portmapperMode }: NfsExportsCardProps) {
+  const ports = explicitPorts(settings, portmapperMode);
   const canEdit = useCan('admin');
   const confirm = useConfirm();
   const [dialog, setDialog] = useState<{ index: number | null } | null>(null);
@@ -123,7 +126,7 @@ export function NfsExportsCard({ settings, automatic, images, host }: NfsExports
                     <ProblemBadge problem={entry.problem} enabled={entry.enabled} />
                   </Table.Td>
                   <Table.Td maw={380}>
-                    <MountSnippet host={host} path={entry.path} />
+                    <MountSnippet host={host} path={entry.path} ports={ports} />
                   </Table.Td>
                   {canEdit && (
                     <Table.Td>
@@ -177,7 +180,7 @@ export function NfsExportsCard({ settings, automatic, images, host }: NfsExports
                     <ProblemBadge problem={entry.problem} enabled />
                   </Table.Td>
                   <Table.Td maw={380}>
-                    <MountSnippet host={host} path={entry.path} />
+                    <MountSnippet host={host} path={entry.path} ports={ports} />
                   </Table.Td>
                   {canEdit && (
                     <Table.Td>

@@ -63,7 +63,7 @@ export function NfsPage() {
       <QueryState query={settings} what="NFS settings">
         {(view) => (
           <>
-            <NfsExportsCard settings={view} automatic={(status.data?.exports ?? []).filter((entry) => entry.automatic)} images={images.data?.data ?? []} host={host} />
+            <NfsExportsCard settings={view} automatic={(status.data?.exports ?? []).filter((entry) => entry.automatic)} images={images.data?.data ?? []} host={host} portmapperMode={status.data?.portmapper.mode ?? null} />
             <Card withBorder component="section" aria-labelledby="nfs-settings-title">
               <Title order={2} size="h4" id="nfs-settings-title" mb="sm">
                 Settings

@@ -1,4 +1,4 @@
-import type { NfsExport, NfsExportInput } from '@contracts/nfs';
+import type { NfsExport, NfsExportInput, NfsSettingsView } from '@contracts/nfs';
 import { isApiError } from '../../api/api-error.js';
 import { fieldPath } from '../../components/form-errors.js';
 
@@ -53,9 +53,20 @@ export function lanHost(urls: readonly string[]): string | null {
   return null;
 }
 
-/** The command a Linux client mounts an export with (NFS v3 over TCP, no lock manager: the server is read-only). */
-export function mountCommand(host: string | null, path: string): string {
-  return `mount -t nfs -o vers=3,proto=tcp,nolock ${host ?? '<server address>'}:${path} /mnt`;
+/**
+ * The command a Linux client mounts an export with (NFS v3 over TCP, no lock
+ * manager: the server is read-only). Without a portmapper the client cannot
+ * ask for the ports, so they are in the options.
+ */
+export function mountCommand(host: string | null, path: string, ports: { nfs: number; mount: number } | null = null): string {
+  const portOptions = ports ? `,port=${ports.nfs},mountport=${ports.mount}` : '';
+  return `mount -t nfs -o vers=3,proto=tcp,nolock${portOptions} ${host ?? '<server address>'}:${path} /mnt`;
+}
+
+/** The ports a mount command must name: when the portmapper is off (or none could be had), else null. */
+export function explicitPorts(settings: Pick<NfsSettingsView, 'portmapper' | 'nfs_port' | 'mount_port'>, portmapperMode: 'own' | 'rpcbind' | 'none' | null): { nfs: number; mount: number } | null {
+  const without = settings.portmapper === 'off' || portmapperMode === 'none';
+  return without ? { nfs: settings.nfs_port, mount: settings.mount_port } : null;
 }
 
 /** A stored export as PUT /services/nfs takes it back (with its id, so its file handles stay valid). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../src-renderer/src/api/api-error.js';
-import { exportSaveErrors, exportsWith, lanHost, mountCommand, parseSubnets, sourceLabel, subnetProblem, subnetsProblem } from '../../../../src-renderer/src/pages/nfs/nfs-model.js';
+import { explicitPorts, exportSaveErrors, exportsWith, lanHost, mountCommand, parseSubnets, sourceLabel, subnetProblem, subnetsProblem } from '../../../../src-renderer/src/pages/nfs/nfs-model.js';
 import { NFS_SETTINGS } from './nfs-fixtures.js';
 
 describe('nfs-model', () => {
@@ -22,6 +22,16 @@ describe('nfs-model', () => {
     expect(lanHost([])).toBeNull();
     expect(mountCommand('[fd00::1]', '/live')).toBe('mount -t nfs -o vers=3,proto=tcp,nolock [fd00::1]:/live /mnt');
     expect(mountCommand(null, '/live')).toBe('mount -t nfs -o vers=3,proto=tcp,nolock <server address>:/live /mnt');
+    expect(mountCommand('10.0.0.1', '/live', { nfs: 2049, mount: 20048 })).toBe('mount -t nfs -o vers=3,proto=tcp,nolock,port=2049,mountport=20048 10.0.0.1:/live /mnt');
+  });
+
+  it('names the ports only when clients cannot ask a portmapper for them', () => {
+    const settings = { portmapper: 'auto' as const, nfs_port: 2049, mount_port: 20048 };
+    expect(explicitPorts(settings, 'own')).toBeNull();
+    expect(explicitPorts(settings, 'rpcbind')).toBeNull();
+    expect(explicitPorts(settings, null)).toBeNull();
+    expect(explicitPorts(settings, 'none')).toEqual({ nfs: 2049, mount: 20048 });
+    expect(explicitPorts({ ...settings, portmapper: 'off' }, null)).toEqual({ nfs: 2049, mount: 20048 });
   });
 
   it('rebuilds the exports list with ids kept, one replaced, added or removed', () => {
