@@ -28,7 +28,7 @@ import { AppCore } from '../../src-main/app/app-core.js';
 import { defaultConfig } from '../../src-main/core/config.js';
 import type { ByteExtent, ReadOnlyTree, TreeNode } from '../../src-main/core/read-only-tree.js';
 import { ImageMounts } from '../../src-main/os-images/mount/image-mounts.js';
-import { patternFile } from '../pattern-file.js';
+import { median, patternFile, timed } from '../bench-kit.js';
 
 const run = promisify(execFile);
 const { values: args } = parseArgs({
@@ -45,17 +45,6 @@ const NGINX_PORT = 16981;
 const twoCpus = os.cpus().length >= 2;
 /** The client's CPU pinning (the servers keep CPU 0). */
 const CLIENT = twoCpus ? ['taskset', '-c', '1'] : [];
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = process.hrtime.bigint();
-  await work();
-  return Number(process.hrtime.bigint() - started) / 1e9;
-}
 
 async function command(cmd: string[], options: { timeout?: number } = {}): Promise<string> {
   const [file, ...rest] = cmd;

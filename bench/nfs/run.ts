@@ -34,7 +34,7 @@ import { startGanesha, type Ganesha } from '../../tests/helpers/ganesha.js';
 import { NetLab, netnsUnavailable } from '../../tests/helpers/netns.js';
 import { NetnsServer } from '../../tests/helpers/netns-server.js';
 import { tempDir } from '../../tests/helpers/test-core.js';
-import { patternFile } from '../pattern-file.js';
+import { median, patternFile, timed } from '../bench-kit.js';
 
 const exec = promisify(execFile);
 const { values: args } = parseArgs({
@@ -77,17 +77,6 @@ interface Contender {
 interface Samples {
   readSeconds: number[];
   walkSeconds: number[];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = process.hrtime.bigint();
-  await work();
-  return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
 async function client(cmd: string, cmdArgs: string[]): Promise<string> {

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../helpers/auth.js';
-import { openPage, screenshot, SCREENSHOTS } from './page-kit.js';
+import { openPage, screenshot, SCREENSHOTS, signIn } from './page-kit.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
 import { loopbackNic } from './dns-client.js';
 
@@ -84,11 +84,7 @@ describe.skipIf(skip)('OS images and files in a browser', () => {
       // The overwrite question is a 409 the test provokes on purpose.
       if (message.type() === 'error' && !/status of (400|401|409)\b/.test(message.text())) pageProblems.push(`console: ${message.text()}`);
     });
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Username').fill(admin.username);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await signIn(page, base, admin);
   }, 60_000);
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../helpers/auth.js';
-import { openPage, screenshot, SCREENSHOTS } from './page-kit.js';
+import { openPage, screenshot, SCREENSHOTS, signIn } from './page-kit.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
 import { freeUdpTcpPort, loopbackNic } from './dns-client.js';
 
@@ -19,7 +19,7 @@ import { freeUdpTcpPort, loopbackNic } from './dns-client.js';
  * and exported to 127.0.0.0/8; the page shows it served with its mount
  * command for the LAN address; nfs-ls (libnfs-utils) then lists it through
  * our server and the page shows the client; a folder outside the roots is
- * refused by Validate; the export is deleted; screenshots at 1440 and 800 px.
+ * refused by Validate; the export is deleted; screenshots at 1440 and 800 px, light and dark.
  * Needs `npm run build:renderer` first.
  */
 
@@ -82,11 +82,7 @@ describe.skipIf(skip)('the NFS page in a browser', () => {
     page.on('console', (message) => {
       if (message.type() === 'error' && !/status of (400|401)\b/.test(message.text())) pageProblems.push(`console: ${message.text()}`);
     });
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Username').fill(admin.username);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await signIn(page, base, admin);
   }, 60_000);
 
   afterAll(async () => {
@@ -164,13 +160,18 @@ describe.skipIf(skip)('the NFS page in a browser', () => {
     await shot('nfs-1440-light');
   }, 90_000);
 
-  it('lays the page out at 800 px', async () => {
+  it('lays the page out at 800 px and in the dark theme', async () => {
     await page.setViewportSize({ width: 800, height: 1024 });
     await open('/services/nfs');
     // Nothing wider than the window: no sideways scrolling of the whole page.
     expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(800);
     await shot('nfs-800-light');
+    await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
+    await shot('nfs-800-dark');
     await page.setViewportSize({ width: 1440, height: 900 });
+    await open('/services/nfs');
+    await shot('nfs-1440-dark');
+    await page.getByRole('button', { name: 'Switch to the light theme' }).click();
   });
 
   it('deletes the export after confirmation', async () => {

@@ -24,3 +24,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(150);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
+
+/** Signs `user` in through the login page and waits for the dashboard. */
+export async function signIn(page: Page, base: string, user: { username: string; password: string }): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+}

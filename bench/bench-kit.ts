@@ -20,3 +20,16 @@ export async function patternFile(file: string, bytes: number): Promise<void> {
     await handle.close();
   }
 }
+
+/** The middle value; of an even count, the upper of the two middle ones. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** Seconds `work` took (wall time). */
+export async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
