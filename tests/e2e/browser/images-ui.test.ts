@@ -4,10 +4,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../helpers/auth.js';
-import { openPage, screenshot, SCREENSHOTS, signIn } from './page-kit.js';
+import { CHROMIUM, launchChromium, openPage, screenshot, SCREENSHOTS, signIn } from './page-kit.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
 import { loopbackNic } from './dns-client.js';
 
@@ -25,7 +25,6 @@ import { loopbackNic } from './dns-client.js';
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const RENDERER_DIR = path.join(ROOT, 'dist', 'renderer');
-const CHROMIUM = '/usr/bin/chromium';
 const XORRISO = '/usr/bin/xorriso';
 
 const missing = [!existsSync(CHROMIUM) && `${CHROMIUM} (apt-get install chromium)`, !existsSync(XORRISO) && `${XORRISO} (apt-get install xorriso)`].filter(Boolean);
@@ -66,15 +65,7 @@ describe.skipIf(skip)('OS images and files in a browser', () => {
     base = test.core.url();
     admin = await createUser(test.core, 'admin');
     profile = await tempDir('bootwright-chromium-images-');
-    context = await chromium.launchPersistentContext(profile.dir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1440, height: 900 },
-      colorScheme: 'light',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(15_000);
+    ({ context, page } = await launchChromium(profile.dir));
     // The console's "Failed to load resource" names no URL: record which request failed (400/401/409 are provoked on purpose).
     page.on('response', (response) => {
       if (response.status() >= 400 && ![400, 401, 409].includes(response.status())) pageProblems.push(`response: ${response.status()} ${response.request().method()} ${response.url()}`);
