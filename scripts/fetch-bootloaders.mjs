@@ -11,9 +11,12 @@
 //   node scripts/fetch-bootloaders.mjs --no-secure-boot
 //
 // Needs a Debian-like system with apt (the packages: ipxe; optional
-// shim-signed, shim-helpers-amd64-signed, grub-efi-amd64-signed). Debian 12's
-// ipxe package has no ARM64 build; when a later one ships one (e.g.
-// /usr/lib/ipxe/arm64-efi/ipxe.efi) it is picked up as ipxe-arm64.efi.
+// shim-signed, shim-helpers-amd64-signed, grub-efi-amd64-signed and
+// debian-installer-12-netboot-arm64, about 130 MB, for the ARM64 chain).
+// Debian 12's ipxe package has no ARM64 build; when a later one ships one
+// (e.g. /usr/lib/ipxe/arm64-efi/ipxe.efi) it is picked up as ipxe-arm64.efi.
+// The Secure Boot chains are documented in docs/secure-boot-arm64.md; their
+// file names must match GRUB_CHAINS in src-main/dhcp/boot-loader-chains.ts.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,13 +46,22 @@ const WANTED = [
     description: 'iPXE for UEFI ARM64' },
 ];
 
+const ARM64_NETBOOT = 'debian-installer-12-netboot-arm64';
+const ARM64_NETBOOT_DIR = 'usr/lib/debian-installer/images/12/arm64/text/debian-installer/arm64';
+
 const SECURE_BOOT = [
   { name: 'shimx64.efi', architecture: 'uefi-x64', format: 'pe', package: 'shim-signed', from: ['usr/lib/shim/shimx64.efi.signed'], optional: true,
     description: 'Secure Boot: shim signed by Microsoft\'s UEFI CA; loads grubx64.efi from the same directory' },
   { name: 'mmx64.efi', architecture: 'uefi-x64', format: 'pe', package: 'shim-helpers-amd64-signed', from: ['usr/lib/shim/mmx64.efi.signed'], optional: true,
     description: 'Secure Boot: MokManager, which shim starts to enrol keys' },
   { name: 'grubx64.efi', architecture: 'uefi-x64', format: 'pe', package: 'grub-efi-amd64-signed', from: ['usr/lib/grub/x86_64-efi-signed/grubnetx64.efi.signed'], optional: true,
-    description: 'Secure Boot: Debian-signed network GRUB (grubnetx64), loaded by shim; reads grub/grub.cfg from the boot root' },
+    description: 'Secure Boot: Debian-signed network GRUB (grubnetx64, prefix /grub), loaded by shim; reads grub/grub.cfg over TFTP, which Bootwright renders' },
+  // Debian ships no signed network GRUB for ARM64 outside the installer: its netboot image carries the
+  // signed shim (as bootnetaa64.efi) and the signed GRUB built with the installer's prefix.
+  { name: 'shimaa64.efi', architecture: 'uefi-arm64', format: 'pe', package: ARM64_NETBOOT, from: [`${ARM64_NETBOOT_DIR}/bootnetaa64.efi`], optional: true,
+    description: 'Secure Boot: ARM64 shim signed by Microsoft\'s UEFI CA (the installer\'s bootnetaa64.efi); loads grubaa64.efi from the same directory' },
+  { name: 'grubaa64.efi', architecture: 'uefi-arm64', format: 'pe', package: ARM64_NETBOOT, from: [`${ARM64_NETBOOT_DIR}/grubaa64.efi`], optional: true,
+    description: 'Secure Boot: Debian-signed ARM64 network GRUB (prefix /debian-installer/arm64/grub), loaded by shim; reads debian-installer/arm64/grub/grub.cfg over TFTP, which Bootwright renders' },
 ];
 
 function run(cmd, args, cwd) {

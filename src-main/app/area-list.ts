@@ -21,6 +21,7 @@ import { powerArea, type PowerAreaOptions } from '../power/index.js';
 import { profilesArea } from '../profiles/index.js';
 import { scriptsArea } from '../scripts/index.js';
 import { servicesArea } from '../services/index.js';
+import { alertsArea } from '../alerts/index.js';
 import { settingsArea } from '../settings/index.js';
 import { systemArea } from '../system/index.js';
 import { templatesArea } from '../templates/index.js';
@@ -75,6 +76,7 @@ export function areaList(options: AreaListOptions = {}) {
     authArea({ ...options.auth, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) }),
     servicesArea(),
     settingsArea(),
+    alertsArea(),
     networkArea(),
     systemArea(options.updateTimeoutMs !== undefined ? { updateTimeoutMs: options.updateTimeoutMs } : {}),
     dnsArea(options.dnsWorkers ? { workers: options.dnsWorkers } : {}),

@@ -6,11 +6,14 @@ import { API_PREFIX, registeredRoutes } from '../core/http-kit/route-table.js';
 import { describeAuditAction, type AuditAction } from './audit-action.js';
 import type { AuditLog } from './audit-log.js';
 import type { AuditDetail, AuditInput } from './audit-types.js';
+import { auditSubject, type AuditSubject } from './audit-subject.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by a route that wants more than the action on its audit row (e.g. old and new root); see AuditEntry.detail. */
     auditDetail: AuditDetail | null;
+    /** The object a successful change answered with (audit-subject.ts): its id and name for the audit row. */
+    auditSubject: AuditSubject | null;
   }
 }
 
@@ -37,6 +40,7 @@ export function auditHookPlugin(ctx: { audit: AuditLog; log: Logger }): FastifyP
   return fp(
     async (app) => {
       app.decorateRequest('auditDetail', null);
+      app.decorateRequest('auditSubject', null);
       // Route table questions are answered once per pattern: it is fixed after startup.
       const collections = new Map<string, boolean>();
       const isCollection = (pattern: string): boolean => {
@@ -50,6 +54,12 @@ export function auditHookPlugin(ctx: { audit: AuditLog; log: Logger }): FastifyP
         }
         return answer;
       };
+
+      // The changed object's id and name, from the answer (the hook only reads it).
+      app.addHook('onSend', async (request, reply, payload) => {
+        if (AUDITED_METHODS.has(request.method) && reply.statusCode < 400) request.auditSubject = auditSubject(payload);
+        return payload;
+      });
 
       app.addHook('onResponse', async (request, reply) => {
         if (!AUDITED_METHODS.has(request.method)) return;
@@ -84,12 +94,20 @@ function auditInput(request: FastifyRequest, reply: FastifyReply, named: AuditAc
     path: (request.url.split('?')[0] ?? request.url).slice(0, 1024),
     action: named.action,
     resource_type: named.resource_type,
-    resource_id: named.resource_id,
+    // A create names no id in its path: the new object's id comes from the answer.
+    resource_id: named.resource_id ?? request.auditSubject?.id ?? null,
     outcome: status < 400 ? 'success' : 'failure',
     status,
     request_id: request.id,
-    ...(request.auditDetail ? { detail: cleanDetail(request.auditDetail) } : {}),
+    ...auditDetailOf(request),
   };
+}
+
+/** The route's own detail, plus the changed object's name when the answer gave one. */
+function auditDetailOf(request: FastifyRequest): { detail?: AuditDetail } {
+  const name = request.auditSubject?.name ?? null;
+  if (request.auditDetail === null && name === null) return {};
+  return { detail: cleanDetail({ ...(name !== null ? { name } : {}), ...(request.auditDetail ?? {}) }) };
 }
 
 /** Bounded, printable values: a detail may quote client text (an attempted path). */

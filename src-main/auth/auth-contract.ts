@@ -38,11 +38,24 @@ export const LoginResult = Type.Object({
 export const AUTH_VIAS = ['session', 'token', 'local'] as const;
 
 export const SessionResult = Type.Object({
+  authenticated: Type.Literal(true),
   user: UserRefSchema,
   role: RoleSchema,
   expires_at: Type.Union([Timestamp, Type.Null()], { description: 'Session idle/absolute end, token expiry, or null' }),
   via: literalUnion(AUTH_VIAS),
 });
+
+/**
+ * GET /auth/session without a valid session or token: a 200 saying so, not a
+ * 401 — asking "am I logged in?" is not a failed request (browsers log every
+ * 4xx to the console, so the login page would start with an error).
+ */
+export const NoSessionResult = Type.Object({
+  authenticated: Type.Literal(false),
+  reason: Type.String({ description: 'e.g. "no valid session or API token: log in (POST /api/v1/auth/login)"' }),
+});
+
+export const SessionCheckResult = Type.Union([SessionResult, NoSessionResult]);
 
 export const LogoutResult = Type.Object({ session_revoked: Type.Boolean({ description: 'false for API tokens and the desktop user, which have no session' }) });
 
@@ -55,6 +68,7 @@ export const UserSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     password_changed_at: Timestamp,
+    last_login_at: Type.Union([Timestamp, Type.Null()], { description: 'The last successful password login; null until one' }),
   },
   { $id: 'User' },
 );
@@ -106,6 +120,7 @@ export type UserRefData = Static<typeof UserRefSchema>;
 export type LoginRequest = Static<typeof LoginBody>;
 export type LoginResultData = Static<typeof LoginResult>;
 export type SessionData = Static<typeof SessionResult>;
+export type SessionCheckData = Static<typeof SessionCheckResult>;
 export type LogoutResultData = Static<typeof LogoutResult>;
 export type UserData = Static<typeof UserSchema>;
 export type CreateUserRequest = Static<typeof CreateUserBody>;

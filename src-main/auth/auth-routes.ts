@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Static } from 'typebox';
 import { AppError } from '../core/errors.js';
 import { Ok } from '../core/http-kit/schemas.js';
-import { LoginBody, LoginResult, LogoutResult, SessionResult } from './auth-contract.js';
+import { LoginBody, LoginResult, LogoutResult, SessionCheckResult } from './auth-contract.js';
 import type { AuthService } from './auth-service.js';
 import { assertSameOrigin } from './csrf.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
@@ -58,12 +58,12 @@ export const authRoutes = (auth: AuthService): FastifyPluginAsync => async (app)
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Who is calling: user, role, expiry and how authenticated (401 without a valid session or token)',
-        response: { 200: Ok(SessionResult) },
+        summary: 'Who is calling: user, role, expiry and how authenticated; {"authenticated": false, "reason": …} without a valid session or token',
+        response: { 200: Ok(SessionCheckResult) },
       },
     },
     async (request) => {
-      if (!request.principal) throw new AppError('UNAUTHENTICATED', 'no valid session or API token: log in (POST /api/v1/auth/login)');
+      if (!request.principal) return { success: true as const, data: { authenticated: false as const, reason: 'no valid session or API token: log in (POST /api/v1/auth/login)' } };
       return { success: true as const, data: auth.describe(request.principal) };
     },
   );

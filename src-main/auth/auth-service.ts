@@ -144,6 +144,7 @@ export class AuthService {
     }
     attempt.succeeded();
     const opened = await this.sessions.create(user.id, { ip: input.ip, userAgent: input.userAgent ?? null });
+    await this.users.recordLogin(user.id);
     this.events.emit({
       kind: 'auth.login',
       message: `user "${user.username}" logged in`,
@@ -180,12 +181,12 @@ export class AuthService {
   /** What GET /auth/session reports for a principal. */
   describe(principal: Principal): SessionInfo {
     const user: UserRef = { id: principal.user_id, username: principal.username, role: principal.role };
-    if (principal.kind === 'local') return { user, role: principal.role, expires_at: null, via: 'local' };
+    if (principal.kind === 'local') return { authenticated: true, user, role: principal.role, expires_at: null, via: 'local' };
     if (principal.kind === 'token') {
       const token = principal.token_id === undefined ? undefined : this.tokens.row(principal.token_id);
-      return { user, role: principal.role, expires_at: token?.expires_at ?? null, via: 'token' };
+      return { authenticated: true, user, role: principal.role, expires_at: token?.expires_at ?? null, via: 'token' };
     }
     const session = principal.session_id === undefined ? undefined : this.sessions.get(Number(principal.session_id));
-    return { user, role: principal.role, expires_at: session ? nowIso(this.sessions.expiresAt(session)) : null, via: 'session' };
+    return { authenticated: true, user, role: principal.role, expires_at: session ? nowIso(this.sessions.expiresAt(session)) : null, via: 'session' };
   }
 }

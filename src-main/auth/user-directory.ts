@@ -27,12 +27,14 @@ export interface UserRow {
    * Absent on rows written before it existed: those count as changed.
    */
   password_generated?: boolean;
+  /** The last successful login with a password; absent until one (and on rows written before it existed). */
+  last_login_at?: string;
   created_at: string;
   updated_at: string;
 }
 
-/** A user as the API shows it: never the password hash (nor the generated-password flag). */
-export type PublicUser = Omit<UserRow, 'password_hash' | 'password_generated'>;
+/** A user as the API shows it: never the password hash (nor the generated-password flag); `last_login_at` null until a login. */
+export type PublicUser = Omit<UserRow, 'password_hash' | 'password_generated' | 'last_login_at'> & { last_login_at: string | null };
 
 export interface NewUser {
   username: string;
@@ -51,8 +53,8 @@ export interface UserPatch {
 const SORTABLE = ['id', 'username', 'role', 'disabled', 'created_at', 'updated_at', 'password_changed_at'] as const;
 
 export function toPublicUser(row: UserRow): PublicUser {
-  const { password_hash: _secret, password_generated: _generated, ...rest } = row;
-  return rest;
+  const { password_hash: _secret, password_generated: _generated, last_login_at: lastLogin, ...rest } = row;
+  return { ...rest, last_login_at: lastLogin ?? null };
 }
 
 function checkPassword(field: string, password: string): void {
@@ -89,6 +91,11 @@ export class UserDirectory {
       defaultSort: 'id',
       searchText: (user) => [user.username, user.role],
     });
+  }
+
+  /** Notes a successful password login (the users list shows it); resolves when durable. */
+  async recordLogin(id: number, now: Date = new Date()): Promise<void> {
+    await this.rows.update(id, { last_login_at: nowIso(now) }, now);
   }
 
   get(id: number): PublicUser {

@@ -16,6 +16,8 @@ export interface ArchmapFileRef {
   format: BootFileFormat;
   /** PE machine for UEFI types; null for BIOS. */
   machine: string | null;
+  /** Every option 93 code whose entry names the file (the check ranks its problems by them). */
+  codes: number[];
 }
 
 /**
@@ -57,7 +59,10 @@ export function archmapFileRefs(entries: readonly ArchmapEntryLike[]): ArchmapFi
   for (const entry of entries) {
     const expectation = expectationForArchCode(entry.code);
     for (const file of [entry.boot_file, entry.http_boot_url_path]) {
-      if (file && !refs.has(file)) refs.set(file, { file, architecture: entry.name, ...expectation });
+      if (!file) continue;
+      const known = refs.get(file);
+      if (!known) refs.set(file, { file, architecture: entry.name, ...expectation, codes: [entry.code] });
+      else if (!known.codes.includes(entry.code)) known.codes.push(entry.code);
     }
   }
   return [...refs.values()];

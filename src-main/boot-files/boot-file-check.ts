@@ -6,13 +6,14 @@ import type { BootFileFormat } from './bootloader-manifest.js';
 
 /** One thing wrong with a boot file, with what to do about it. */
 export interface BootFileProblem {
-  code: 'missing' | 'not_a_file' | 'unreadable' | 'empty' | 'wrong_format' | 'checksum_mismatch' | 'outside_root';
+  code: 'missing' | 'not_a_file' | 'unreadable' | 'empty' | 'wrong_format' | 'checksum_mismatch' | 'outside_root' | 'root_mismatch' | 'shadowed_config';
   /**
    * error: clients sent to this file cannot boot. warning: the archmap names
    * a file for an architecture Bootwright ships no build for, and nobody put
-   * one there (only such clients are affected).
+   * one there (only such clients are affected). info: a warning about
+   * architectures no machine was seen with (check-ranking.ts).
    */
-  severity: 'error' | 'warning';
+  severity: 'error' | 'warning' | 'info';
   message: string;
   fix: string;
 }

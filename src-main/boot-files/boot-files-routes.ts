@@ -1,15 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { Ok } from '../core/http-kit/schemas.js';
+import type { CheckIgnores } from './check-ignores.js';
 import {
   BootloaderCheckReportSchema,
   BootloaderFileSchema,
   CheckFileBodySchema,
   FileCheckSchema,
+  IgnoredArchitecturesSchema,
   type BootFileCheck,
   type BootloaderCheckReport,
   type BootloaderFile,
   type CheckFileBody,
+  type IgnoredArchitectures,
 } from './boot-files-contract.js';
 
 /** What the routes call: the boot loaders of the boot-files area (bootloaders.ts) as far as the API uses them. */
@@ -20,7 +23,7 @@ export interface BootloaderOperations {
 }
 
 /** The bundled boot loaders and the checks of what clients will fetch. */
-export function bootloaderRoutes(bootloaders: BootloaderOperations): FastifyPluginAsync {
+export function bootloaderRoutes(bootloaders: BootloaderOperations, ignores: Pick<CheckIgnores, 'set'>): FastifyPluginAsync {
   return async (app) => {
     app.get(
       '/bootloader/files',
@@ -60,6 +63,20 @@ export function bootloaderRoutes(bootloaders: BootloaderOperations): FastifyPlug
         const results = await bootloaders.checkFile(request.body.name);
         return { success: true as const, data: { name: request.body.name, ok: results.every((result) => result.ok), results } };
       },
+    );
+
+    app.put<{ Body: IgnoredArchitectures }>(
+      '/bootloader/check/ignored-architectures',
+      {
+        config: { access: 'operator' },
+        schema: {
+          tags: ['boot'],
+          summary: 'Set the architectures whose check problems are only information (no alert); the whole list, [] ignores none',
+          body: IgnoredArchitecturesSchema,
+          response: { 200: Ok(IgnoredArchitecturesSchema) },
+        },
+      },
+      async (request) => ({ success: true as const, data: await ignores.set(request.body.architectures) }),
     );
   };
 }

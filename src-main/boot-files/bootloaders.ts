@@ -8,12 +8,28 @@ import type { Logger } from '../core/logger.js';
 import { inspectBootFile, type BootFileInspection, type BootFileProblem } from './boot-file-check.js';
 import type { ArchmapFileRef } from './archmap-refs.js';
 import { expectedFor, expectedFromName } from './file-format.js';
-import type { BootFileCheck, BootloaderCheckReport, BootloaderFile as BootloaderFileView } from './boot-files-contract.js';
+import type { BootFileCheck, BootloaderCheckReport, BootloaderFile as BootloaderFileView, CheckArchitectureId, CheckProblem } from './boot-files-contract.js';
 import { loadManifest, type BootFileFormat, type BootloaderManifestEntry } from './bootloader-manifest.js';
+import { architectureOfCode, architecturesSeen, CHECK_ARCHITECTURES, type CodeSighting, type HostFacts } from './check-architectures.js';
+import { allIgnored, anySeen, architectureSummaries, rankFile, rankProblems } from './check-ranking.js';
+import { grubChainFiles, grubShadowingConfig, grubUses, type GrubUse } from './grub-usage.js';
+import type { BootLoaders } from '../settings/settings-contract.js';
+import { GRUB_CHAINS } from '../dhcp/boot-loader-chains.js';
 
 /** The API's shapes (boot-files-contract.ts): a bundled boot loader, one file checked in one root, a whole check. */
 export type { BootloaderFile as BootloaderFileView, BootFileCheck, BootloaderCheckReport } from './boot-files-contract.js';
 import type { ProfileFileCheck } from './boot-files-contract.js';
+
+/**
+ * What the check reads to know what machines will fetch and which
+ * architectures boot here: the loader settings (netboot.boot_loaders) and the
+ * option 93 codes DHCP saw (leases, DHCP events). Hosts come separately
+ * (setHostSource): their area is created after this one.
+ */
+export interface LoaderUsageSource {
+  loaders(): BootLoaders;
+  sightings(): { leases: Iterable<CodeSighting>; events: Iterable<CodeSighting> };
+}
 
 export const RESTORE_HINT = 'restart the TFTP service (POST /api/v1/services/tftp/restart) or Bootwright: missing bundled boot loaders are copied back at start';
 
@@ -39,6 +55,9 @@ export class Bootloaders {
   private readonly roots: (() => string[])[];
   private archmap: (() => ArchmapFileRef[]) | null = null;
   private profileFiles: (() => Promise<ProfileFileCheck[]>) | null = null;
+  private usage: LoaderUsageSource | null = null;
+  private ignoredSource: () => readonly CheckArchitectureId[] = () => [];
+  private hostFacts: (() => readonly HostFacts[]) | null = null;
   private readonly log: Logger;
 
   private constructor(deps: { sourceDir: string; entries: BootloaderManifestEntry[]; manifestProblem: string | null; roots: () => string[]; log: Logger }) {
@@ -74,6 +93,21 @@ export class Bootloaders {
   /** Lets the DHCP archmap say which files clients are sent to (checked by check()). */
   setArchmapSource(source: () => ArchmapFileRef[]): void {
     this.archmap = source;
+  }
+
+  /** Lets the check read the loader settings and the architectures DHCP saw (boot-files index.ts). */
+  setLoaderUsage(source: LoaderUsageSource): void {
+    this.usage = source;
+  }
+
+  /** Where the architectures an operator chose to ignore in the check come from (a stored list). */
+  setIgnoredArchitectures(source: () => readonly CheckArchitectureId[]): void {
+    this.ignoredSource = source;
+  }
+
+  /** Lets the check read the hosts: their architecture as booted, group and boot_loader (the boot scripts area attaches it). */
+  setHostSource(source: () => readonly HostFacts[]): void {
+    this.hostFacts = source;
   }
 
   /** Adds roots clients fetch from besides the boot root (the TFTP area adds its own root when it differs). */
@@ -135,28 +169,97 @@ export class Bootloaders {
   }
 
   /**
-   * Checks every file the archmap refers to (until an archmap is attached:
-   * the required bundled files) in every served root.
+   * Checks every file machines will fetch first, in every served root: the
+   * archmap's files (iPXE; until an archmap is attached: the required bundled
+   * files) and, for each UEFI architecture whose machines get GRUB, the
+   * chain's shim and GRUB. Problems are ranked by the architectures machines
+   * were seen with (check-ranking.ts).
    */
   async check(now: Date = new Date()): Promise<BootloaderCheckReport> {
     const wanted = new Map<string, Wanted>();
     const archmap = this.archmap?.() ?? null;
     if (archmap) {
       for (const ref of archmap) {
+        const architectures = ref.codes.map(architectureOfCode);
         const item = wanted.get(ref.file);
-        if (item) item.architecture ??= ref.architecture;
-        else wanted.set(ref.file, { architecture: ref.architecture, expectation: { format: ref.format, machine: ref.machine }, referenced: ['archmap'] });
+        if (item) {
+          item.architecture ??= ref.architecture;
+          for (const architecture of architectures) item.architectures.add(architecture);
+        } else {
+          wanted.set(ref.file, { architecture: ref.architecture, expectation: { format: ref.format, machine: ref.machine }, referenced: ['archmap'], architectures: new Set(architectures), grub: null });
+        }
       }
     } else {
       for (const entry of this.entries) {
-        if (!entry.optional) wanted.set(entry.name, { architecture: entry.architecture, expectation: null, referenced: ['manifest'] });
+        if (!entry.optional) wanted.set(entry.name, { architecture: entry.architecture, expectation: null, referenced: ['manifest'], architectures: new Set(), grub: null });
       }
     }
+    const hosts = this.hostFacts?.() ?? [];
+    const loaders = this.usage?.loaders() ?? null;
+    const grub = loaders ? grubUses(loaders, hosts) : [];
+    for (const use of grub) {
+      for (const file of grubChainFiles(use.architecture)) {
+        const item = wanted.get(file.name);
+        if (item) {
+          // An archmap entry may name the shim too: one check, both reasons.
+          if (!item.referenced.includes('grub_chain')) item.referenced.push('grub_chain');
+          item.architectures.add(use.architecture);
+          item.grub ??= use;
+        } else {
+          const name = CHECK_ARCHITECTURES.find((info) => info.id === use.architecture)?.name ?? use.architecture;
+          wanted.set(file.name, { architecture: `${name} (GRUB chain)`, expectation: { format: 'pe', machine: file.machine }, referenced: ['grub_chain'], architectures: new Set([use.architecture]), grub: use });
+        }
+      }
+    }
+    const sightings = this.usage?.sightings() ?? { leases: [], events: [] };
+    const ignored = new Set(this.ignoredSource());
+    const seen = architecturesSeen({ ...sightings, hosts });
+
     const files: BootFileCheck[] = [];
     for (const root of this.servedRoots()) {
-      for (const [name, item] of wanted) files.push(await this.checkIn(root, name, item));
+      for (const [name, item] of wanted) {
+        const file = await this.checkIn(root, name, item);
+        if (item.grub) requireChainFile(file, item.grub);
+        file.architectures = [...item.architectures];
+        file.seen = anySeen(file.architectures, seen);
+        file.ignored = allIgnored(file.architectures, ignored);
+        files.push(rankFile(file));
+      }
     }
-    const problems = files.flatMap((file) => file.problems.map((problem) => ({ ...problem, name: file.name, root: file.root })));
+    const problems: CheckProblem[] = files.flatMap((file) => file.problems.map((problem) => ({ ...problem, name: file.name, root: file.root, architectures: file.architectures, seen: file.seen, ignored: file.ignored })));
+    for (const use of grub) {
+      const shadow = grubShadowingConfig(use.architecture);
+      for (const root of this.servedRoots()) {
+        if (!(await isPresent(root, shadow))) continue;
+        problems.push({
+          code: 'shadowed_config',
+          severity: 'error',
+          name: shadow,
+          root,
+          message: `${shadow} exists: the signed GRUB reads it instead of Bootwright's ${GRUB_CHAINS[use.architecture].config} (its built-in configuration prefers it), so machines on GRUB do not get their boot configuration`,
+          fix: `delete or rename ${path.join(root, shadow)} (it comes from a copy of a Debian netboot tree)`,
+          architectures: [use.architecture],
+          seen: anySeen([use.architecture], seen),
+          ignored: allIgnored([use.architecture], ignored),
+        });
+      }
+    }
+    const bootRoot = path.resolve(this.roots[0]?.()[0] ?? '');
+    const tftpRoot = this.servedRoots().find((root) => root !== bootRoot) ?? null;
+    if (tftpRoot !== null && grub.length > 0) {
+      const architectures = grub.map((use) => use.architecture);
+      problems.push({
+        code: 'root_mismatch',
+        severity: 'warning',
+        name: 'TFTP root',
+        root: tftpRoot,
+        message: `the TFTP root (${tftpRoot}) is not the boot root (${bootRoot}): machines on GRUB load their kernels and initrds over TFTP, by paths relative to the boot root`,
+        fix: `set the TFTP root back to the boot root (PUT /api/v1/services/tftp), or keep the kernels and initrds the profiles name at the same paths under ${tftpRoot}`,
+        architectures,
+        seen: anySeen(architectures, seen),
+        ignored: allIgnored(architectures, ignored),
+      });
+    }
     if (this.manifestProblem) {
       problems.unshift({
         code: 'missing',
@@ -165,6 +268,9 @@ export class Bootloaders {
         root: this.sourceDir,
         message: this.manifestProblem,
         fix: 'reinstall Bootwright, or in a source checkout run node scripts/fetch-bootloaders.mjs',
+        architectures: [],
+        seen: true,
+        ignored: false,
       });
     }
     const profiles = (await this.profileFiles?.()) ?? [];
@@ -178,17 +284,31 @@ export class Bootloaders {
         root: this.roots[0]?.()[0] ?? '',
         message: `profile "${file.profile_name}" (${file.field}) names ${file.path}, which ${file.state === 'missing' ? 'is not in the boot root' : 'is outside the boot root'}`,
         fix: `copy the file into the boot root at ${file.path}, or change the profile's ${file.field}`,
+        architectures: [],
+        seen: true,
+        ignored: false,
       });
     }
-    return { ok: problems.every((problem) => problem.severity !== 'error'), checked_at: now.toISOString(), files, profiles, problems };
+    const ranked = rankProblems(problems);
+    return {
+      ok: ranked.every((problem) => problem.severity !== 'error'),
+      checked_at: now.toISOString(),
+      files,
+      profiles,
+      problems: ranked,
+      architectures: architectureSummaries({ seen, loaders, grub, problems: ranked, ignored }),
+      ignored_architectures: [...ignored],
+      boot_root: bootRoot,
+      tftp_root: tftpRoot,
+    };
   }
 
   /** Checks one named file in every served root. */
   async checkFile(name: string): Promise<BootFileCheck[]> {
     const ref = this.archmap?.().find((candidate) => candidate.file === name);
     const item: Wanted = ref
-      ? { architecture: ref.architecture, expectation: { format: ref.format, machine: ref.machine }, referenced: ['archmap', 'request'] }
-      : { architecture: null, expectation: null, referenced: ['request'] };
+      ? { architecture: ref.architecture, expectation: { format: ref.format, machine: ref.machine }, referenced: ['archmap', 'request'], architectures: new Set(ref.codes.map(architectureOfCode)), grub: null }
+      : { architecture: null, expectation: null, referenced: ['request'], architectures: new Set(), grub: null };
     const results: BootFileCheck[] = [];
     for (const root of this.servedRoots()) results.push(await this.checkIn(root, name, item));
     return results;
@@ -197,7 +317,17 @@ export class Bootloaders {
   private async checkIn(root: string, name: string, item: Wanted): Promise<BootFileCheck> {
     const entry = this.entries.find((candidate) => candidate.name === name);
     const architecture = item.architecture ?? entry?.architecture ?? null;
-    const base = { name, root, architecture, bundled: entry !== undefined, optional: entry?.optional ?? false, referenced_by: item.referenced };
+    const base = {
+      name,
+      root,
+      architecture,
+      bundled: entry !== undefined,
+      optional: entry?.optional ?? false,
+      referenced_by: item.referenced,
+      architectures: [...item.architectures],
+      seen: true,
+      ignored: false,
+    };
     const expectation =
       item.expectation ?? (entry ? expectedFor(entry.architecture) : null) ?? expectedFromName(name) ?? { format: null, machine: null };
     const normalized = normalizeBootPath(name);
@@ -232,6 +362,27 @@ interface Wanted {
   architecture: string | null;
   expectation: { format: BootFileFormat | null; machine: string | null } | null;
   referenced: BootFileCheck['referenced_by'];
+  /** The client architectures fetching it (ranking). */
+  architectures: Set<CheckArchitectureId>;
+  /** Set when machines on GRUB fetch it as their chain's shim or GRUB. */
+  grub: GrubUse | null;
+}
+
+/**
+ * A chain file machines on GRUB fetch is required, bundled or not: without
+ * it they cannot boot (the archmap's unbundled files are only warnings).
+ */
+function requireChainFile(file: BootFileCheck, use: GrubUse): void {
+  const why = use.reasons.join('; ');
+  for (const problem of file.problems) {
+    if (problem.code === 'missing') {
+      problem.message = `${file.name} does not exist: machines on GRUB (${why}) cannot boot`;
+      if (!file.bundled) {
+        problem.fix = `run node scripts/fetch-bootloaders.mjs (it bundles the signed chain) and restart Bootwright, put the signed file there yourself, or set settings netboot.boot_loaders.${use.architecture} to ipxe`;
+      }
+    }
+    problem.severity = 'error';
+  }
 }
 
 function emptyInspection(): BootFileInspection {

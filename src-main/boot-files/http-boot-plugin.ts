@@ -51,6 +51,8 @@ export function httpBootPlugin(deps: HttpBootDeps, options: HttpBootOptions = {}
     help: 'Responses under /boot/ by status code.',
     labelNames: ['status'] as const,
   });
+  // The HTTP twin of bootwright_tftp_bytes_sent_total (the dashboard charts both).
+  const bytesSent = deps.metrics.counter({ name: 'bootwright_http_boot_bytes_sent_total', help: 'Body bytes of boot files delivered whole over HTTP.' });
   const log = deps.log.scope('http-boot');
   const sendfile = new SendfileReplier(log, options.sendfile);
 
@@ -59,12 +61,13 @@ export function httpBootPlugin(deps: HttpBootDeps, options: HttpBootOptions = {}
       if (request.url.startsWith(BOOT_PREFIX)) responses.inc({ status: String(reply.statusCode) });
     });
     const options = { config: { access: 'public' as const }, schema: { hide: true }, exposeHeadRoute: false };
-    app.get<{ Params: { '*': string } }>(`${BOOT_PREFIX}*`, options, (request, reply) => serve(deps, log, sendfile, request, reply, false));
-    app.head<{ Params: { '*': string } }>(`${BOOT_PREFIX}*`, options, (request, reply) => serve(deps, log, sendfile, request, reply, true));
+    const counted = { ...deps, delivered: (bytes: number) => bytesSent.inc(bytes) };
+    app.get<{ Params: { '*': string } }>(`${BOOT_PREFIX}*`, options, (request, reply) => serve(counted, log, sendfile, request, reply, false));
+    app.head<{ Params: { '*': string } }>(`${BOOT_PREFIX}*`, options, (request, reply) => serve(counted, log, sendfile, request, reply, true));
   };
 }
 
-async function serve(deps: HttpBootDeps, log: Logger, sendfile: SendfileReplier, request: BootRequest, reply: FastifyReply, head: boolean) {
+async function serve(deps: HttpBootDeps & { delivered: (bytes: number) => void }, log: Logger, sendfile: SendfileReplier, request: BootRequest, reply: FastifyReply, head: boolean) {
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
   const client = { ip: unmapIpv4(request.ip), protocol: 'http' as const, query: new URLSearchParams(query) };
   let found;
@@ -81,8 +84,14 @@ async function serve(deps: HttpBootDeps, log: Logger, sendfile: SendfileReplier,
   }
   // A provider's file on disk is held until the response is over; it learns the bytes that went out.
   let bodyBytes = 0;
+  // Whether every body byte went out, asked when the response closes. A native transfer answers for
+  // itself once it settles: a fast client (curl, iPXE) reads the last byte and hangs up before the
+  // sender's callback, so the connection's 'close' can come first. A stream: Node finished, or
+  // ended it (the whole file was handed to the socket) before the client hung up.
+  let sending: Promise<boolean> | null = null;
+  const delivered = async (): Promise<boolean> => (sending ? sending : reply.raw.writableFinished || reply.raw.writableEnded);
   const release = found.kind === 'disk' ? found.release : undefined;
-  if (release) reply.raw.once('close', () => release(reply.raw.writableFinished ? bodyBytes : 0));
+  if (release) reply.raw.once('close', () => void delivered().then((whole) => release(whole ? bodyBytes : 0)));
   reply.header('accept-ranges', 'bytes');
   if (found.kind === 'virtual') {
     // Generated per client: never cached by anyone.
@@ -130,10 +139,10 @@ async function serve(deps: HttpBootDeps, log: Logger, sendfile: SendfileReplier,
     const socket = request.raw.socket;
     const native = sendfile.usable(socket);
     const pieces = mapStretches(stretches, start, length);
-    reportTransfer(deps.events, reply, { ip: client.ip, file: found.path, bytes: length, range: range !== null, method: native ? 'sendfile' : 'stream' });
+    reportTransfer(deps.events, deps.delivered, reply, delivered, { ip: client.ip, file: found.path, bytes: length, range: range !== null, method: native ? 'sendfile' : 'stream' });
     if (native) {
       // Hijacked: fastify ignores what the handler returns; the transfer runs on after it.
-      void sendfile.send(reply, socket, fd, pieces);
+      sending = sendfile.send(reply, socket, fd, pieces);
       return reply;
     }
     // fastify destroys the stream (closing the descriptor) if the client goes away.
@@ -186,23 +195,31 @@ function pieceStream(fd: number, pieces: readonly FileStretch[]): Readable {
  */
 function reportTransfer(
   events: EventLog,
+  count: (bytes: number) => void,
   reply: FastifyReply,
+  delivered: () => Promise<boolean>,
   transfer: { ip: string; file: string; bytes: number; range: boolean; method: 'sendfile' | 'stream' },
 ): void {
   const started = Date.now();
   const res = reply.raw;
-  let finished = false;
-  res.once('finish', () => {
-    finished = true;
+  let reported = false;
+  const completed = () => {
+    reported = true;
+    count(transfer.bytes);
     events.emit({
       kind: 'http.transfer.completed',
       ip: transfer.ip,
       message: `${transfer.ip} received ${transfer.file} over HTTP (${transfer.bytes} bytes)`,
       detail: { file: transfer.file, bytes: transfer.bytes, range: transfer.range, method: transfer.method, duration_ms: Date.now() - started },
     });
-  });
-  res.once('close', () => {
-    if (finished) return;
+  };
+  res.once('finish', completed);
+  res.once('close', async () => {
+    if (reported) return;
+    const whole = await delivered();
+    if (reported) return;
+    if (whole) return completed();
+    reported = true;
     events.emit({
       kind: 'http.transfer.failed',
       level: 'warn',

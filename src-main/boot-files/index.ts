@@ -1,10 +1,14 @@
 import path from 'node:path';
+import type { AlertsFacade } from '../alerts/index.js';
+import { CheckIgnores } from './check-ignores.js';
+import { bootloaderAlerts, cachedCheck } from './bootloader-alerts.js';
 import type { AreaModule } from '../core/area.js';
 import type { DhcpFacade } from '../dhcp/index.js';
 import { archmapFileRefs } from './archmap-refs.js';
 import { BootFiles } from './boot-files.js';
 import { bootloaderRoutes } from './boot-files-routes.js';
 import { Bootloaders, defaultBootloaderDir } from './bootloaders.js';
+import { sightingOfEvent, type CodeSighting } from './check-architectures.js';
 import { httpBootPlugin } from './http-boot-plugin.js';
 
 export { BootFiles, type BootFileLookup } from './boot-files.js';
@@ -12,7 +16,8 @@ export { isDiskFile, VirtualFileRegistry, type BootClient, type VirtualContent, 
 export { normalizeBootPath, resolveInsideRoot, isInside, MAX_BOOT_PATH_LENGTH, type RefusalReason } from './path-confinement.js';
 export { httpBootPlugin, BOOT_PREFIX, type HttpBootDeps, type HttpBootOptions } from './http-boot-plugin.js';
 export { parseRange, type ByteRange } from './byte-range.js';
-export { Bootloaders, defaultBootloaderDir, RESTORE_HINT, type BootFileCheck, type BootloaderCheckReport, type BootloaderFileView } from './bootloaders.js';
+export { Bootloaders, defaultBootloaderDir, RESTORE_HINT, type BootFileCheck, type BootloaderCheckReport, type BootloaderFileView, type LoaderUsageSource } from './bootloaders.js';
+export { architectureOfCode, architectureOfMachine, CHECK_ARCHITECTURES, type HostFacts } from './check-architectures.js';
 export { archmapFileRefs, expectationForArchCode, type ArchmapEntryLike, type ArchmapFileRef } from './archmap-refs.js';
 export { loadManifest, parseManifest, BOOTLOADER_ARCHITECTURES, type BootloaderManifestEntry, type BootFileFormat } from './bootloader-manifest.js';
 export { inspectFormat, PXE_MAX_SIZE } from './file-format.js';
@@ -40,19 +45,32 @@ export interface BootFilesAreaOptions {
  * creates the boot root, has the served-root policy check it and copies the
  * missing bundled loaders into it.
  */
-export function bootFilesArea(options: BootFilesAreaOptions = {}): AreaModule<'boot-files', BootFilesFacade, { dhcp: Pick<DhcpFacade, 'archmap'> }> {
+export function bootFilesArea(options: BootFilesAreaOptions = {}): AreaModule<'boot-files', BootFilesFacade, { dhcp: Pick<DhcpFacade, 'archmap' | 'leases'>; alerts: Pick<AlertsFacade, 'addSource'> }> {
   return {
     name: 'boot-files',
-    needs: ['dhcp'],
-    async create(kernel, { dhcp }) {
+    needs: ['dhcp', 'alerts'],
+    async create(kernel, { dhcp, alerts }) {
       const { config, servedRoots, log, events, metrics } = kernel;
       const files = new BootFiles({ root: path.join(config.dataDir, 'boot'), checkRoot: (root) => servedRoots.check(root) });
       const bootloaders = await Bootloaders.open({ sourceDir: options.bootloaderDir ?? defaultBootloaderDir(), roots: () => [files.root], log });
       // The loader check reads which files the DHCP archmap sends clients to.
       bootloaders.setArchmapSource(() => archmapFileRefs(dhcp.archmap.entries()));
+      // And which loader each UEFI architecture gets, and which architectures DHCP saw (ranking; docs/boot-files.md).
+      bootloaders.setLoaderUsage({
+        loaders: () => kernel.settings.netboot().boot_loaders,
+        sightings: () => ({ leases: leaseSightings(dhcp.leases.all()), events: eventSightings(events.all()) }),
+      });
+      // Missing or broken boot loaders of architectures machines were seen with, in the alert centre (docs/alerts.md);
+      // a change of the ignored architectures is seen by the next alert read, not a minute later.
+      let check = cachedCheck(() => bootloaders.check());
+      const ignores = new CheckIgnores(kernel.store, events, () => {
+        check = cachedCheck(() => bootloaders.check());
+      });
+      bootloaders.setIgnoredArchitectures(() => ignores.list());
+      alerts.addSource('boot-files', async () => bootloaderAlerts(await check()));
       return {
         facade: { files, bootloaders },
-        routes: [bootloaderRoutes(bootloaders)],
+        routes: [bootloaderRoutes(bootloaders, ignores)],
         rootRoutes: [httpBootPlugin({ bootFiles: files, metrics, events, log })],
         services: [],
         async prepare() {
@@ -68,4 +86,15 @@ export function bootFilesArea(options: BootFilesAreaOptions = {}): AreaModule<'b
       };
     },
   };
+}
+
+function* leaseSightings(leases: Iterable<{ mac: string; arch: number | null }>): Iterable<CodeSighting> {
+  for (const lease of leases) if (lease.arch !== null) yield { mac: lease.mac, code: lease.arch };
+}
+
+function* eventSightings(events: Iterable<{ kind: string; mac: string | null; detail: Record<string, unknown> | null }>): Iterable<CodeSighting> {
+  for (const event of events) {
+    const sighting = sightingOfEvent(event);
+    if (sighting) yield sighting;
+  }
 }

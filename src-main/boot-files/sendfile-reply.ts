@@ -65,10 +65,10 @@ export class SendfileReplier {
    * Sends the reply's status and headers, then the pieces of `fd` in order
    * (one for a plain file; several for a range across the extents of a
    * multi-extent file inside an ISO). Takes ownership of `fd`: it is closed
-   * on every path. Never rejects: a failed transfer destroys the connection
+   * on every path. Resolves true once every byte went into the socket, false when the transfer failed. Never rejects: a failed transfer destroys the connection
    * (the client was promised Content-Length bytes), which reports it as failed.
    */
-  async send(reply: FastifyReply, socket: Socket, fd: number, pieces: readonly FileStretch[]): Promise<void> {
+  async send(reply: FastifyReply, socket: Socket, fd: number, pieces: readonly FileStretch[]): Promise<boolean> {
     this.active++;
     reply.hijack();
     const res = reply.raw;
@@ -78,11 +78,13 @@ export class SendfileReplier {
       for (const piece of pieces) await sendFileRange(socket, fd, piece.offset, piece.length, { idleTimeoutMs: this.idleTimeoutMs });
       // Content-Length was sent and every byte followed: end() adds nothing and lets the next request on the connection in.
       res.end();
+      return true;
     } catch (err) {
       const code = err instanceof SendfileError ? err.code : '';
       if (code === 'ETIMEDOUT') this.log.warn(`HTTP boot client ${socket.remoteAddress} took nothing for ${this.idleTimeoutMs} ms: connection closed`);
       else if (!CLIENT_GONE.has(code)) this.log.warn(`HTTP boot sendfile failed: ${errorMessage(err)}`);
       res.destroy();
+      return false;
     } finally {
       this.active--;
       closeFile(fd, () => undefined);

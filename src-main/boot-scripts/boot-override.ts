@@ -1,6 +1,7 @@
 import type { Host } from '../hosts/host-types.js';
 import type { BootClientInfo, ServerEndpoint } from '../profiles/template-context.js';
 import type { BootAction, BootReason } from './boot-scripts-contract.js';
+import type { BootProgram } from './boot-program.js';
 
 /**
  * A later area's say over what one machine boots, consulted before the
@@ -27,6 +28,11 @@ export interface BootOverrideResult {
   script: string;
   /** Set when the script is a fallback that shows this error on the machine. */
   error: string | null;
+  /**
+   * The same boot for machines on GRUB (boot-program.ts); absent: GRUB
+   * machines are told this needs iPXE. Set with `script`, from the same plan.
+   */
+  program?: BootProgram;
   /** Extra detail of the boot.script_served event (no secrets). */
   detail?: Record<string, unknown>;
   /** Called after the script was served to the machine; never for a preview. */

@@ -1,4 +1,5 @@
 import type { Host } from '../hosts/host-types.js';
+import { hostLabel } from '../hosts/host-label.js';
 import type { Profile } from '../profiles/profile-types.js';
 import type { NetbootSettings } from '../settings/settings-schemas.js';
 import type { BootAction, BootReason } from './boot-scripts-contract.js';
@@ -30,12 +31,12 @@ const MAX_MENU_DEPTH = 16;
  */
 export function decideBoot(host: Host | null, profiles: ProfileDirectory, netboot: NetbootSettings): BootDecision {
   if (host && !host.enabled) {
-    return { action: 'local', profile: null, reason: 'host_disabled', reason_text: `host ${host.id} is disabled: it boots from its local disk` };
+    return { action: 'local', profile: null, reason: 'host_disabled', reason_text: `host ${hostLabel(host)} is disabled: it boots from its local disk` };
   }
   if (host?.profile_id !== null && host?.profile_id !== undefined) {
     const profile = profiles.get(host.profile_id);
     if (profile) {
-      return { action: 'profile', profile, reason: 'host_assignment', reason_text: `host ${host.id} is assigned profile "${profile.name}"` };
+      return { action: 'profile', profile, reason: 'host_assignment', reason_text: `host ${hostLabel(host)} is assigned profile "${profile.name}"` };
     }
   }
   if (host?.group) {
@@ -44,7 +45,7 @@ export function decideBoot(host: Host | null, profiles: ProfileDirectory, netboo
       return { action: 'profile', profile, reason: 'group_default', reason_text: `group "${host.group}" defaults to profile "${profile.name}"` };
     }
   }
-  const who = host ? `host ${host.id} has no profile of its own nor a group default` : 'the machine is not a known host';
+  const who = host ? `host ${hostLabel(host)} has no profile of its own nor a group default` : 'the machine is not a known host';
   if (netboot.default_action === 'local') {
     return { action: 'local', profile: null, reason: 'global_default', reason_text: `${who}, and the netboot default is the local disk` };
   }

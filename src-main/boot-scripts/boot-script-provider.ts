@@ -2,6 +2,7 @@ import type { BootClient, VirtualFile, VirtualFileProvider } from '../boot-files
 import type { BootRequest, BootScriptService } from './boot-script-service.js';
 import { MENU_KEY_PATTERN } from './boot-menu.js';
 import { ENTRY_SCRIPT_PATH, HOST_SCRIPT_PATH } from './server-endpoint.js';
+import { grubEntryChain, ownsGrubPath, parseGrubHostPath } from './grub/grub-paths.js';
 
 const SCRIPT_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
@@ -12,18 +13,37 @@ const UUID = /^[0-9A-Fa-f-]{1,64}$/;
 const MAX_SERIAL = 128;
 
 /**
- * Serves the generated iPXE scripts as virtual files of the boot root, over
- * HTTP (`/boot/ipxe/entry.ipxe`, `/boot/ipxe/boot.ipxe?mac=…`) and TFTP (the
- * entry script; TFTP has no query, so the per-host script needs HTTP).
+ * Serves the generated iPXE scripts and GRUB configurations as virtual files
+ * of the boot root, over HTTP (`/boot/ipxe/entry.ipxe`,
+ * `/boot/ipxe/boot.ipxe?mac=…`) and TFTP (the entry script; TFTP has no
+ * query, so the per-host script needs HTTP). GRUB fetches over TFTP: its
+ * entry at each chain's prefix and `grub/host/<cpu>/<mac>.cfg` carry the
+ * machine's identity in the path (grub/grub-paths.ts).
  */
 export function bootScriptProvider(scripts: BootScriptService): VirtualFileProvider {
   return {
     async resolve(path: string, client: BootClient): Promise<VirtualFile | null> {
       if (path === ENTRY_SCRIPT_PATH) return text(await scripts.entryScript(client.ip));
       if (path === HOST_SCRIPT_PATH) return text(await scripts.hostScript(bootRequestFrom(client)));
+      if (grubEntryChain(path) !== null) return text(scripts.grubEntry(client.ip));
+      const grub = parseGrubHostPath(path);
+      if (grub !== null) {
+        return text(
+          await scripts.hostGrubConfig({
+            ip: client.ip,
+            mac: grub.mac === '' ? null : grub.mac,
+            arch: grub.cpu,
+            platform: 'efi',
+            uuid: null,
+            serial: null,
+            profileId: grub.profileId,
+            choice: grub.choice,
+          }),
+        );
+      }
       return null;
     },
-    owns: (path: string) => path === ENTRY_SCRIPT_PATH || path === HOST_SCRIPT_PATH,
+    owns: (path: string) => path === ENTRY_SCRIPT_PATH || path === HOST_SCRIPT_PATH || ownsGrubPath(path),
   };
 }
 

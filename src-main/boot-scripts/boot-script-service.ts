@@ -24,6 +24,12 @@ import { endpointAt, serverEndpointFor, type HttpEndpoint, type ServerEndpoint }
 import { bootTemplateData, entryTemplateData, type BootClientInfo } from '../profiles/template-context.js';
 import { TemplateError } from '../templates/template-engine.js';
 import type { TemplateRenderer } from '../templates/template-renderer.js';
+import type { BootProgram, MenuProgram } from './boot-program.js';
+import { profileProgram } from './profile-program.js';
+import { entryGrubConfig, renderGrubConfig, type GrubTarget } from './grub/grub-config.js';
+import { grubHostPath } from './grub/grub-paths.js';
+import { previewLoader } from './loader-preview.js';
+import { GRUB_CHAINS, loaderArchitectureOfMachine, type BootLoader } from '../dhcp/boot-loader-chains.js';
 
 /** The MAC allow/deny lists (implemented by the access area as `ctx.access`). */
 export interface BootAccessCheck {
@@ -66,7 +72,14 @@ export interface BootScriptServiceDeps {
   metrics: Metrics;
   /** The access lists, looked up at call time; absent means every MAC may boot. */
   access: () => BootAccessCheck | undefined;
+  /** A DHCP reservation's own first-stage file for a MAC (it wins over the loader choice); absent: none. */
+  reservationBootFile?: (mac: string) => string | null;
+  /** The archmap's TFTP file for an option 93 code (the iPXE first stage), or null. */
+  archmapFile?: (code: number) => string | null;
 }
+
+/** What a loader serves a machine: its iPXE script or its GRUB configuration. */
+type LoaderKind = BootLoader;
 
 interface Rendered {
   script: string;
@@ -148,12 +161,30 @@ export class BootScriptService {
    * machine becomes a discovered host when the settings say so), the
    * decision, the rendered script and the `boot.script_served` event.
    */
-  async hostScript(request: BootRequest): Promise<string> {
+  hostScript(request: BootRequest): Promise<string> {
+    return this.serveHost(request, 'ipxe');
+  }
+
+  /**
+   * The same boot path for a machine on the signed GRUB chain: its GRUB
+   * configuration (grub/grub-config.ts) from the same decision, fetched over
+   * TFTP as `grub/host/<cpu>/<mac>.cfg` (grub/grub-paths.ts).
+   */
+  hostGrubConfig(request: BootRequest): Promise<string> {
+    return this.serveHost(request, 'grub');
+  }
+
+  /** The configuration at a GRUB chain's prefix for a client at `clientIp`: it loads the machine's own. */
+  grubEntry(clientIp: string): string {
+    return entryGrubConfig(this.endpoint(clientIp).ip, this.deps.settings.general().server_name);
+  }
+
+  private async serveHost(request: BootRequest, loader: LoaderKind): Promise<string> {
     const mac = request.mac === null ? null : normalizeMac(request.mac);
     if (mac === null) {
       this.served.inc({ script: 'host', outcome: 'invalid' });
-      this.log.warn(`boot script request from ${request.ip} without a valid MAC (${request.mac ?? 'none'})`);
-      return missingMacScript();
+      this.log.warn(`boot ${loader === 'grub' ? 'configuration' : 'script'} request from ${request.ip} without a valid MAC (${request.mac ?? 'none'})`);
+      return loader === 'ipxe' ? missingMacScript() : renderGrubConfig({ kind: 'message', message: 'the request names no valid MAC address', retry: false }, this.grubTarget(request, ''), 'no MAC');
     }
     const access = this.deps.access();
     if (access && !(await access.isAllowed(mac))) {
@@ -161,12 +192,12 @@ export class BootScriptService {
       this.deps.events.emit({
         kind: 'boot.denied',
         level: 'warn',
-        message: `boot script refused to ${mac} (${request.ip}): denied by the access lists`,
+        message: `boot ${loader === 'grub' ? 'configuration' : 'script'} refused to ${mac} (${request.ip}): denied by the access lists`,
         mac,
         ip: request.ip,
-        detail: { arch: request.arch, platform: request.platform },
+        detail: { arch: request.arch, platform: request.platform, loader },
       });
-      return deniedScript(mac);
+      return loader === 'ipxe' ? deniedScript(mac) : renderGrubConfig(deniedProgram(mac), this.grubTarget(request, mac), 'access denied');
     }
     const host = await this.deps.hosts.recordBoot(
       mac,
@@ -175,23 +206,30 @@ export class BootScriptService {
     );
     const client: BootClientInfo = { ip: request.ip, mac, arch: request.arch, platform: request.platform, uuid: request.uuid, serial: request.serial };
     const overridden = (await this.override(host, client)) ?? (await this.menuChoice(request.choice, host, client));
-    if (overridden) return this.serveOverride(overridden, request, host, mac);
+    if (overridden) return this.serveOverride(overridden, request, host, mac, loader);
     const decision = this.decide(host, request.profileId);
-    const rendered = await this.render(decision, host, client);
+    const rendered = loader === 'ipxe' ? await this.render(decision, host, client) : await this.renderGrub(decision, host, client, this.grubTarget(request, mac));
     const profileName = decision.profile?.name ?? null;
     return this.recordHostScript(request, host, mac, rendered, {
-      failedMessage: `the script of profile "${profileName ?? decision.action}" failed to render for ${mac}: ${rendered.error ?? ''}; the machine shows the error and retries`,
-      servedMessage: `served ${describe(decision)} to ${mac} (${decision.reason})`,
-      detail: { profile: profileName, profile_id: decision.profile?.id ?? null, action: decision.action, reason: decision.reason },
+      failedMessage: `the ${loader === 'grub' ? 'GRUB configuration' : 'script'} of profile "${profileName ?? decision.action}" failed to render for ${machineLabel(host, mac)}: ${rendered.error ?? ''}; the machine shows the error and retries`,
+      servedMessage: `served ${describe(decision)} to ${machineLabel(host, mac)}${loader === 'grub' ? ' through GRUB' : ''} (${decision.reason})`,
+      detail: { profile: profileName, profile_id: decision.profile?.id ?? null, action: decision.action, reason: decision.reason, loader },
     });
   }
 
+  /** Where a GRUB configuration for this request points: our TFTP address on its subnet, its CPU and MAC. */
+  private grubTarget(request: Pick<BootRequest, 'ip' | 'arch'>, mac: string, endpoint?: ServerEndpoint): GrubTarget {
+    const server = endpoint ?? this.endpoint(request.ip);
+    return { serverIp: server.ip, bootUrl: server.boot_url, cpu: request.arch ?? 'x86_64', mac };
+  }
+
   /** Serves an override's script: the same events and counters as a decided script, then its `served` step. */
-  private async serveOverride(result: BootOverrideResult, request: BootRequest, host: Host | null, mac: string): Promise<string> {
-    const script = this.recordHostScript(request, host, mac, result, {
-      failedMessage: `the boot script for ${mac} failed to build (${result.reason_text}): ${result.error ?? ''}; the machine shows the error`,
-      servedMessage: `served ${result.action === 'install' ? 'an installer' : 'local disk boot'} to ${mac} (${result.reason}: ${result.reason_text})`,
-      detail: { profile: null, profile_id: null, action: result.action, reason: result.reason, ...result.detail },
+  private async serveOverride(result: BootOverrideResult, request: BootRequest, host: Host | null, mac: string, loader: LoaderKind): Promise<string> {
+    const rendered = loader === 'ipxe' ? result : { script: renderGrubConfig(overrideProgram(result), this.grubTarget(request, mac), result.reason_text), error: result.error };
+    const script = this.recordHostScript(request, host, mac, rendered, {
+      failedMessage: `the boot ${loader === 'grub' ? 'configuration' : 'script'} for ${machineLabel(host, mac)} failed to build (${result.reason_text}): ${result.error ?? ''}; the machine shows the error`,
+      servedMessage: `served ${result.action === 'install' ? 'an installer' : 'local disk boot'} to ${machineLabel(host, mac)}${loader === 'grub' ? ' through GRUB' : ''} (${result.reason}: ${result.reason_text})`,
+      detail: { profile: null, profile_id: null, action: result.action, reason: result.reason, loader, ...result.detail },
     });
     if (result.error === null) await result.served?.();
     return script;
@@ -253,6 +291,18 @@ export class BootScriptService {
     return null;
   }
 
+  /**
+   * The decision for a host without rendering or recording anything, from
+   * memory (host reads call it for every host): the access lists, then
+   * host, group and netboot default. Install tasks come on top (the netboot area).
+   */
+  effectiveDecision(host: Host): BootDecision {
+    const access = this.deps.access();
+    const allowed = access === undefined ? true : access.isAllowed(host.mac);
+    if (allowed === false) return { action: 'denied', profile: null, reason: 'access_denied', reason_text: `${host.mac} is denied by the access lists` };
+    return decideBoot(host, this.deps.profiles, this.deps.settings.netboot());
+  }
+
   /** The boot-config preview; records nothing and emits nothing. */
   async preview(hostId: number): Promise<BootPreview> {
     const host = this.deps.hosts.require(hostId);
@@ -276,6 +326,22 @@ export class BootScriptService {
         ? { script: overridden.script, error: overridden.error }
         : await this.render(decision, host, client, server);
     const known = { mac: host.mac, buildarch: host.arch, platform: host.platform };
+    const loader = previewLoader(host, {
+      loaders: this.deps.settings.netboot().boot_loaders,
+      reservationBootFile: this.deps.reservationBootFile?.(host.mac) ?? null,
+      archmapFile: (code) => this.deps.archmapFile?.(code) ?? null,
+    });
+    // BIOS machines only ever run iPXE; every other machine may be given GRUB (its own choice, or a change of it).
+    const grubArchitecture = loaderArchitectureOfMachine(host.arch, host.platform) ?? (loader.architecture === 'bios' ? null : 'uefi_x64');
+    const grubTarget = grubArchitecture === null ? null : this.grubTarget({ ip: server.ip, arch: GRUB_CHAINS[grubArchitecture].cpu }, host.mac, server);
+    const grub =
+      grubTarget === null
+        ? null
+        : denied
+          ? { script: renderGrubConfig(deniedProgram(host.mac), grubTarget, decision.reason_text), error: null }
+          : overridden
+            ? { script: renderGrubConfig(overrideProgram(overridden), grubTarget, overridden.reason_text), error: overridden.error }
+            : await this.renderGrub(decision, host, { ...client, arch: grubTarget.cpu, platform: 'efi' }, grubTarget, server);
     return {
       host_id: host.id,
       mac: host.mac,
@@ -285,8 +351,11 @@ export class BootScriptService {
       profile: decision.profile
         ? { id: decision.profile.id, name: decision.profile.name, boot_type: decision.profile.boot_type, script_version: decision.profile.script_version }
         : null,
+      loader,
       script: rendered.script,
-      render_error: rendered.error,
+      grub_config: grub?.script ?? null,
+      grub_config_path: grubTarget === null ? null : grubHostPath(grubTarget.cpu, host.mac),
+      render_error: rendered.error ?? grub?.error ?? null,
       files: await withFileStates(scriptFiles(rendered.script, known), server.boot_url, this.deps.presence),
       entry_url: server.entry_url,
       script_url: `${server.script_url}?${expandSettings(IDENTITY_QUERY, known)}`,
@@ -318,10 +387,29 @@ export class BootScriptService {
     }
   }
 
+  /** GRUB's rendering of a decision: the same profile, menu or local disk as a boot program (boot-program.ts). */
+  private async renderGrub(decision: BootDecision, host: Host | null, client: BootClientInfo, target: GrubTarget, endpoint?: ServerEndpoint): Promise<Rendered> {
+    let program: BootProgram;
+    if (decision.action === 'local') program = { kind: 'local', message: decision.reason_text };
+    else if (decision.action === 'denied') program = deniedProgram(client.mac);
+    else if (decision.profile === null) program = await this.globalMenu(client);
+    else {
+      const server = endpoint ?? this.endpoint(client.ip);
+      const profile = decision.profile;
+      try {
+        program = await profileProgram(profile, this.deps.templates, bootTemplateData({ host, client, server, serverName: this.deps.settings.general().server_name, profile }));
+      } catch (err) {
+        if (!isRenderFailure(err)) throw err;
+        const message = `the boot configuration of profile ${profile.name} (id ${profile.id}) could not be built: ${err.message}. Fix it in Bootwright.`;
+        return { script: renderGrubConfig({ kind: 'message', message, retry: true }, target, decision.reason_text), error: err.message };
+      }
+    }
+    return { script: renderGrubConfig(program, target, decision.reason_text), error: null };
+  }
+
   /** The netboot default menu: every profile by name, the menu sources' sections for this machine, local disk last and default. */
-  private async globalMenuTemplate(client: BootClientInfo): Promise<string> {
+  private async globalMenu(client: BootClientInfo): Promise<MenuProgram> {
     const profiles = [...this.deps.profiles.all()].sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
-    const netboot = this.deps.settings.netboot();
     const sections: MenuChoiceSection[] = [];
     for (const source of this.menuSources) {
       try {
@@ -331,15 +419,22 @@ export class BootScriptService {
         this.log.warn(`a boot menu source failed for ${client.mac}: ${errorMessage(err)}`);
       }
     }
-    return menuScript(
-      {
-        title: `Bootwright boot menu (${this.deps.settings.general().server_name})`,
-        entries: profiles.map((profile) => ({ profile_id: profile.id, label: profile.name })),
-        default_entry: null,
-        timeout_seconds: netboot.menu_timeout_seconds,
-      },
-      `${IPXE_SHEBANG}\n# The netboot default menu for machines without a profile (settings netboot.default_action = menu).`,
+    return {
+      kind: 'menu',
+      title: `Bootwright boot menu (${this.deps.settings.general().server_name})`,
+      timeout_seconds: this.deps.settings.netboot().menu_timeout_seconds,
+      default_profile_id: null,
+      profiles: profiles.map((profile) => ({ profile_id: profile.id, label: profile.name })),
       sections,
+    };
+  }
+
+  private async globalMenuTemplate(client: BootClientInfo): Promise<string> {
+    const menu = await this.globalMenu(client);
+    return menuScript(
+      { title: menu.title, entries: [...menu.profiles], default_entry: null, timeout_seconds: menu.timeout_seconds },
+      `${IPXE_SHEBANG}\n# The netboot default menu for machines without a profile (settings netboot.default_action = menu).`,
+      menu.sections,
     );
   }
 
@@ -351,6 +446,22 @@ export class BootScriptService {
 /** A failure the machine should see and retry after: the template's fault, its time or memory bound, or a busy renderer. */
 function isRenderFailure(err: unknown): err is TemplateError | AppError {
   return err instanceof TemplateError || (err instanceof AppError && err.code === 'UNAVAILABLE');
+}
+
+/** An override's boot for GRUB: its program, else what only iPXE runs (an override written for iPXE only). */
+function overrideProgram(result: BootOverrideResult): BootProgram {
+  if (result.program) return result.program;
+  if (result.error !== null) return { kind: 'message', message: result.error, retry: true };
+  return { kind: 'ipxe_only', label: result.reason_text, reason: 'it was built as an iPXE script only' };
+}
+
+function deniedProgram(mac: string): BootProgram {
+  return { kind: 'message', message: `access denied, this machine (${mac}) may not boot from the network.`, retry: false };
+}
+
+/** A machine in an event message: its host name with the MAC, else the MAC. */
+function machineLabel(host: Host | null, mac: string): string {
+  return host?.hostname ? `${host.hostname} (${mac})` : mac;
 }
 
 function describe(decision: BootDecision): string {

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PROFILE_FILE_STATES } from '../boot-files/boot-files-contract.js';
 import { nullable } from '../core/http-kit/common-contract.js';
+import { BOOT_LOADERS } from '../settings/settings-contract.js';
 import { MAX_TEMPLATE_CHARS } from '../templates/templates-contract.js';
 
 /*
@@ -30,6 +31,20 @@ export const ScriptFileSchema = Type.Object({
   state: Type.Enum([...PROFILE_FILE_STATES], { description: 'present, served, missing, refused, remote or templated' }),
 });
 
+/** Where the machine's loader was decided: a reservation's boot_file, the host, its group, its architecture's default, or fixed (BIOS and others: iPXE only). */
+export const LOADER_SOURCES = ['reservation', 'host', 'group', 'architecture', 'fixed'] as const;
+
+/** The first stage a machine gets from DHCP and why (the preview's `loader`). */
+export const LoaderPreviewSchema = Type.Object({
+  kind: Type.Enum([...BOOT_LOADERS], { description: 'ipxe (iPXE scripts) or grub (signed shim → GRUB with a rendered configuration)' }),
+  architecture: Type.Union([Type.Enum(['bios', 'uefi_x64', 'uefi_arm64', 'other']), Type.Null()], {
+    description: 'As last seen at boot (or set on the host); null when not known yet: the preview assumes x64 UEFI',
+  }),
+  first_stage: nullable<string>('string', { description: 'The file DHCP hands out (relative to the boot root); null when the architecture has none' }),
+  source: Type.Enum([...LOADER_SOURCES], { description: 'reservation, host, group, architecture or fixed' }),
+  reason_text: Type.String(),
+});
+
 /** What a host would receive if it booted now (GET /hosts/{id}/boot-config). */
 export const BootPreviewSchema = Type.Object(
   {
@@ -42,7 +57,12 @@ export const BootPreviewSchema = Type.Object(
       Type.Object({ id: Type.Integer(), name: Type.String(), boot_type: Type.String(), script_version: Type.Integer() }),
       Type.Null(),
     ]),
+    loader: LoaderPreviewSchema,
     script: Type.String({ description: 'The rendered iPXE script the host would receive now' }),
+    grub_config: nullable<string>('string', {
+      description: 'The GRUB configuration the host would receive now through the signed chain; null for BIOS machines (iPXE only)',
+    }),
+    grub_config_path: nullable<string>('string', { description: 'Where GRUB fetches it over TFTP (relative to the TFTP root)' }),
     render_error: nullable<string>('string', { description: 'Set when the template fails: the host would get the fallback script shown in `script`' }),
     files: Type.Array(ScriptFileSchema, { description: 'What the script would fetch' }),
     entry_url: Type.String(),
@@ -85,6 +105,7 @@ export const EntryScriptUpdateSchema = Type.Object(
 );
 
 export type ScriptFile = Static<typeof ScriptFileSchema>;
+export type LoaderPreview = Static<typeof LoaderPreviewSchema>;
 export type BootPreview = Static<typeof BootPreviewSchema>;
 export type EntryScriptView = Static<typeof EntryScriptSchema>;
 export type EntryScriptUpdate = Static<typeof EntryScriptUpdateSchema>;

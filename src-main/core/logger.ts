@@ -70,6 +70,9 @@ export class LogSink {
     // A logger of our own (not the package's global one), so several cores can live in one process.
     this.backend = electronLog.create({ logId: `bootwright-${randomUUID()}` }) as ElectronLogger;
     const file = this.backend.transports.file;
+    // electron-log looks for the app name in the nearest package.json of the working directory and writes no file
+    // when it finds none (a systemd unit's WorkingDirectory=/var/lib/bootwright): say it, the path is ours anyway.
+    file.setAppName('bootwright');
     if (options.logDir) {
       const logDir = options.logDir;
       file.resolvePathFn = () => path.join(logDir, CURRENT_LOG_NAME);

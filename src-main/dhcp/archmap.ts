@@ -3,6 +3,7 @@ import type { Section } from '../store/section.js';
 import type { Store } from '../store/store.js';
 import { defaultArchmap, type ArchmapEntry } from './archmap-defaults.js';
 import { MAX_BOOT_PATH } from './dhcp-contract.js';
+import type { BootLoaderPolicy, LoaderArchitecture, LoaderChoice } from './boot-loader-chains.js';
 
 export type { ArchmapEntry } from './archmap-defaults.js';
 
@@ -22,6 +23,7 @@ export class Archmap {
   private readonly section: Section<StoredArchmap>;
   private readonly listeners = new Set<() => void>();
   private byCode = new Map<number, ArchmapEntry>();
+  private loaderPolicy: BootLoaderPolicy | null = null;
 
   constructor(store: Store) {
     this.section = store.section<StoredArchmap>('dhcp_archmap', { entries: null });
@@ -54,6 +56,19 @@ export class Archmap {
     this.index();
     for (const listener of this.listeners) listener();
     return this.entries();
+  }
+
+  /**
+   * Lets the boot scripts area choose per machine between the map's file
+   * (iPXE) and the signed GRUB chain (boot-loader-chains.ts); null: the map only.
+   */
+  setLoaderPolicy(policy: BootLoaderPolicy | null): void {
+    this.loaderPolicy = policy;
+  }
+
+  /** The loader a UEFI PXE client of `architecture` gets; iPXE (the map's file) without a policy. */
+  loaderFor(mac: string, architecture: LoaderArchitecture): LoaderChoice {
+    return this.loaderPolicy?.choose(mac, architecture) ?? { loader: 'ipxe', source: 'architecture' };
   }
 
   onChange(listener: () => void): () => void {

@@ -237,6 +237,7 @@ export const LeaseSchema = Type.Object(
     client_id: Type.Union([Type.String(), Type.Null()], { description: 'Option 61 as hex' }),
     vendor_class: Type.Union([Type.String(), Type.Null()]),
     arch: Type.Union([Type.Integer(), Type.Null()], { description: 'Option 93 architecture type' }),
+    arch_name: Type.Union([Type.String(), Type.Null()], { description: 'Its name in the architecture map (e.g. "x64 UEFI"), or "type <n>" for a code the map lacks' }),
     reserved: Type.Boolean({ description: 'The address is this MAC\'s reservation' }),
   },
   { $id: 'Lease' },

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { AreaModule } from '../core/area.js';
 import type { DnsService } from '../dns/index.js';
+import type { AlertsFacade } from '../alerts/index.js';
+import { guardAlerts } from './guard-alerts.js';
 import type { NetworkService } from '../network/network-service.js';
 import { AccessPolicy } from './access-policy.js';
 import { accessRoutes } from './access-routes.js';
@@ -59,11 +61,11 @@ export function ownIpv4Addresses(network: NetworkService): string[] {
  * the DHCP server. It needs DNS: active leases with a hostname answer there,
  * and DNS's local domain is option 15's default.
  */
-export function dhcpArea(options: DhcpAreaOptions = {}): AreaModule<'dhcp', DhcpFacade, { dns: DhcpDnsNeeds }> {
+export function dhcpArea(options: DhcpAreaOptions = {}): AreaModule<'dhcp', DhcpFacade, { dns: DhcpDnsNeeds; alerts: Pick<AlertsFacade, 'addSource'> }> {
   return {
     name: 'dhcp',
-    needs: ['dns'],
-    async create(kernel, { dns }) {
+    needs: ['dns', 'alerts'],
+    async create(kernel, { dns, alerts }) {
       const { store, log, network, metrics, http } = kernel;
       const ownAddresses = () => ownIpv4Addresses(network);
       const settings = new DhcpSettings({ store, ownAddresses, log });
@@ -88,6 +90,7 @@ export function dhcpArea(options: DhcpAreaOptions = {}): AreaModule<'dhcp', Dhcp
         },
       );
       const facade: DhcpFacade = { ...parts, guard: service.guard };
+      alerts.addSource('dhcp', () => guardAlerts(service.guard.status()));
       return {
         facade,
         routes: [dhcpSettingsRoutes(facade), leaseRoutes(facade), reservationRoutes(facade.reservations), accessRoutes(facade.access), rogueRoutes(facade.guard)],

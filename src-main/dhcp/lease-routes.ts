@@ -8,6 +8,7 @@ import { parseIpv4Subnet } from '../network/ip-math.js';
 import { LeaseBatchResultSchema, LeaseSchema, LeaseStateSchema, LeaseStatsSchema, MAX_LEASE_BATCH, type LeaseView } from './dhcp-contract.js';
 import type { DhcpSettings } from './dhcp-settings.js';
 import { leaseStats, leaseView, leaseViews } from './lease-views.js';
+import type { Archmap } from './archmap.js';
 import type { LeaseDatabase } from './leases.js';
 import type { Reservations } from './reservations.js';
 
@@ -16,6 +17,8 @@ export interface LeaseRouteOperations {
   readonly leases: LeaseDatabase;
   readonly settings: DhcpSettings;
   readonly reservations: Reservations;
+  /** Names option 93 codes (`arch_name`). */
+  readonly archmap: Pick<Archmap, 'lookup'>;
 }
 
 const LeaseListQuery = Type.Object(
@@ -79,7 +82,7 @@ export function leaseRoutes(deps: LeaseRouteOperations): FastifyPluginAsync {
         if (!mac) throw invalid('params.mac', `"${request.params.mac}" is not a MAC address`);
         const lease = deps.leases.get(mac);
         if (!lease) throw notFound('lease of', mac);
-        const view = leaseView(lease, Date.now(), deps.settings, deps.reservations);
+        const view = leaseView(lease, Date.now(), deps);
         deps.leases.remove(mac);
         await deps.leases.durable();
         return { success: true as const, data: view };

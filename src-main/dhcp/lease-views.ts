@@ -3,10 +3,19 @@ import type { DhcpSettings } from './dhcp-settings.js';
 import type { LeaseStats, LeaseState, LeaseView, RangeStats } from './dhcp-contract.js';
 import { LeaseDatabase, type Lease } from './leases.js';
 import type { Reservations } from './reservations.js';
+import type { Archmap } from './archmap.js';
 
 export type { LeaseView, LeaseStats, RangeStats } from './dhcp-contract.js';
 
-export function leaseView(lease: Lease, now: number, settings: DhcpSettings, reservations: Reservations): LeaseView {
+/** What a lease view reads besides the lease: subnets, reservations, and the architecture map for `arch_name`. */
+export interface LeaseViewDeps {
+  settings: DhcpSettings;
+  reservations: Reservations;
+  archmap: Pick<Archmap, 'lookup'>;
+}
+
+export function leaseView(lease: Lease, now: number, deps: LeaseViewDeps): LeaseView {
+  const { settings, reservations } = deps;
   return {
     mac: lease.mac,
     ip: intToIpv4(lease.ip),
@@ -18,6 +27,7 @@ export function leaseView(lease: Lease, now: number, settings: DhcpSettings, res
     client_id: lease.clientId,
     vendor_class: lease.vendorClass,
     arch: lease.arch,
+    arch_name: lease.arch === null ? null : (deps.archmap.lookup(lease.arch)?.name ?? `type ${lease.arch}`),
     reserved: reservations.byMac(lease.mac)?.ip === intToIpv4(lease.ip),
   };
 }
@@ -29,13 +39,13 @@ export interface LeaseFilter {
 }
 
 /** Every lease matching the filter, as views. */
-export function leaseViews(deps: { leases: LeaseDatabase; settings: DhcpSettings; reservations: Reservations }, filter: LeaseFilter, now: number): LeaseView[] {
+export function leaseViews(deps: LeaseViewDeps & { leases: LeaseDatabase }, filter: LeaseFilter, now: number): LeaseView[] {
   const out: LeaseView[] = [];
   const subnet = filter.subnet ? parseCidr(filter.subnet) : null;
   for (const lease of deps.leases.all()) {
     if (filter.state && LeaseDatabase.state(lease, now) !== filter.state) continue;
     if (subnet && ((lease.ip & subnet.mask) >>> 0) !== subnet.network) continue;
-    out.push(leaseView(lease, now, deps.settings, deps.reservations));
+    out.push(leaseView(lease, now, deps));
   }
   return out;
 }

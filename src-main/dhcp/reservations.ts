@@ -297,7 +297,11 @@ export class Reservations {
     const special = notOneMachineProblem(intToIpv4(ip));
     if (special) throw invalid(names.ip, special);
     const subnet = this.settings.subnetFor(ip);
-    if (!subnet) throw invalid(names.ip, `${input.ip} is outside every configured DHCP subnet`);
+    if (!subnet) {
+      // Name the subnets there are, so the fix is in the message (issue 18: "IP outside subnet" should say which subnets exist).
+      const configured = this.settings.current().subnets.map((candidate) => candidate.subnet);
+      throw invalid(names.ip, configured.length === 0 ? `${input.ip}: no DHCP subnet is configured yet (Services → DHCP)` : `${input.ip} is outside every configured DHCP subnet (${configured.join(', ')})`);
+    }
     if (!isHostIn(subnet.subnet, ip)) throw invalid(names.ip, `${input.ip} is not a host address of ${subnet.subnet.cidr}`);
     if (this.ownAddresses().includes(intToIpv4(ip))) throw invalid(names.ip, `${input.ip} is this server's own address`);
     const hostname = input.hostname ?? null;

@@ -200,13 +200,13 @@ export class DnsRecords {
     for (const other of this.collection.all()) {
       if (other.id === selfId || recordFqdn(other.name, domain) !== fqdn) continue;
       if (dataKey(other, domain) === key) {
-        throw conflict(`DNS record ${other.id} already has name ${record.name}, type ${record.type} and value ${record.value}${record.subnet ? ` for ${record.subnet}` : ''}`, [
-          { field: 'body.value', message: `duplicate of record ${other.id}` },
+        throw conflict(`the ${other.type} record ${other.name} → ${other.value} (#${other.id}) already exists${record.subnet ? ` for ${record.subnet}` : ''}`, [
+          { field: 'body.value', message: `duplicate of the ${other.type} record ${other.name} → ${other.value} (#${other.id})` },
         ]);
       }
       if (record.type === 'CNAME' || other.type === 'CNAME') {
-        throw conflict(`a CNAME cannot share its name with another record (RFC 1034 §3.6.2): record ${other.id} is ${other.type} at ${other.name}`, [
-          { field: 'body.name', message: `record ${other.id} (${other.type}) already uses this name` },
+        throw conflict(`a CNAME cannot share its name with another record (RFC 1034 §3.6.2): ${other.name} already has the ${other.type} record → ${other.value} (#${other.id})`, [
+          { field: 'body.name', message: `the ${other.type} record ${other.name} → ${other.value} (#${other.id}) already uses this name` },
         ]);
       }
     }

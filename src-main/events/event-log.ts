@@ -1,7 +1,7 @@
 import { normalizeMac } from '../core/mac.js';
 import type { Collection } from '../store/collection.js';
 import type { Store } from '../store/store.js';
-import type { AppEvent, EventInput } from './event-types.js';
+import { eventView, type AppEvent, type EventInput, type EventView } from './event-types.js';
 import { PruneTimer, pruneRows, type Retention } from './retention.js';
 
 export type EventRetention = Retention;
@@ -22,10 +22,21 @@ export class EventLog {
   private readonly listeners = new Set<EventListener>();
   private readonly ageTimer = new PruneTimer(() => this.prune());
   private retention: EventRetention;
+  private hostNamer: ((hostId: number) => string | null) | null = null;
 
   constructor(store: Store, retention: EventRetention = DEFAULT_EVENT_RETENTION) {
     this.rows = store.collection<AppEvent>('events', 'events');
     this.retention = retention;
+  }
+
+  /** Lets the hosts area name the host an event is about (`host_name` in the API), so people read "web01", not "host #14". */
+  setHostNamer(namer: ((hostId: number) => string | null) | null): void {
+    this.hostNamer = namer;
+  }
+
+  /** An event as the API and the streams show it, with its host's name as of now. */
+  view(event: AppEvent): EventView {
+    return eventView(event, event.host_id === null ? null : (this.hostNamer?.(event.host_id) ?? null));
   }
 
   setRetention(retention: EventRetention): void {

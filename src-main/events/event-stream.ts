@@ -1,6 +1,6 @@
 import type { EventLog } from './event-log.js';
 import { matchesEvent, parseEventFilter, type EventFilter, type EventFilterParams } from './event-filter.js';
-import { eventView, type AppEvent } from './event-types.js';
+import { eventView, type AppEvent, type EventView } from './event-types.js';
 import { parseId, type ParamValue } from './filter-params.js';
 import type { StreamClose, StreamMessage, StreamSend } from './stream-message.js';
 
@@ -36,11 +36,11 @@ export function parseEventStreamRequest(
 // frame with it, see sse.ts): N clients cost one view, not N.
 const messages = new WeakMap<AppEvent, StreamMessage>();
 
-/** The stream message of an event: id = event id, event = kind, data = the event as the API shows it. */
-export function eventMessage(event: AppEvent): StreamMessage {
+/** The stream message of an event: id = event id, event = kind, data = the event as the API shows it (`view`: EventLog.view). */
+export function eventMessage(event: AppEvent, view: (event: AppEvent) => EventView = eventView): StreamMessage {
   let message = messages.get(event);
   if (!message) {
-    message = Object.freeze({ id: event.id, event: event.kind, data: Object.freeze(eventView(event)) });
+    message = Object.freeze({ id: event.id, event: event.kind, data: Object.freeze(view(event)) });
     messages.set(event, message);
   }
   return message;
@@ -55,10 +55,10 @@ export function openEventStream(events: EventLog, request: EventStreamRequest, s
   const { filter, replayAfter } = request;
   if (replayAfter !== null) {
     for (const event of events.since(replayAfter)) {
-      if (matchesEvent(filter, event)) send(eventMessage(event));
+      if (matchesEvent(filter, event)) send(eventMessage(event, (e) => events.view(e)));
     }
   }
   return events.subscribe((event) => {
-    if (matchesEvent(filter, event)) send(eventMessage(event));
+    if (matchesEvent(filter, event)) send(eventMessage(event, (e) => events.view(e)));
   });
 }

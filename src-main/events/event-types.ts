@@ -37,6 +37,7 @@ export const KNOWN_EVENT_KINDS = {
   'boot.script_served': 'A machine got its boot script; mac, ip, host_id; detail: arch, platform, uuid, serial, profile, profile_id, action, reason',
   'boot.script_failed': 'A boot script template failed to render at boot; the machine got the fallback script (error); detail: script, profile, profile_id, error',
   'boot.denied': 'A machine denied by the access lists asked for its boot script (warn); mac, ip; detail: arch, platform',
+  'bootloader.check.ignored': 'An operator changed the architectures the boot-loader check ignores; detail: added, removed, architectures',
   'host.discovered': 'An unknown machine booted and was recorded as a discovered host; mac, ip, host_id; detail: arch, platform',
   'host.discovery_limited': 'Unknown machines booted but were not recorded: the discovery cap or rate limit was reached (warn, at most once a minute); ip; detail: reason, refused, pending_cap, rate_global, rate_source, pending, max_pending, per_minute, per_source_per_minute',
   'hosts.import.progress': 'A host import of at least 1000 rows reached a phase (checked, reservations_written); detail: phase, rows',
@@ -132,7 +133,7 @@ export interface AppEvent {
 /** An event as the API and the streams show it (events never change, so no updated_at). */
 export type EventView = EventData;
 
-export function eventView(event: AppEvent): EventView {
+export function eventView(event: AppEvent, hostName: string | null = null): EventView {
   return {
     id: event.id,
     kind: event.kind,
@@ -141,6 +142,7 @@ export function eventView(event: AppEvent): EventView {
     mac: event.mac,
     ip: event.ip,
     host_id: event.host_id,
+    ...(hostName !== null ? { host_name: hostName } : {}),
     detail: event.detail,
     created_at: event.created_at,
   };

@@ -20,6 +20,7 @@ export const EventSchema = Type.Object(
     mac: Type.Union([Type.String(), Type.Null()]),
     ip: Type.Union([Type.String(), Type.Null()]),
     host_id: Type.Union([Type.Integer(), Type.Null()]),
+    host_name: Type.Optional(Type.String({ description: "The host's name (its host name, else its MAC), present when the event names a host that still exists" })),
     // Typed as a record (the schema's open object would be typed `object`); the schema itself is unchanged.
     detail: Type.Unsafe<Record<string, unknown> | null>(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
     created_at: Type.String({ format: 'date-time' }),

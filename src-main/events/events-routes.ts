@@ -7,7 +7,7 @@ import type { SseSettings } from '../core/http-kit/sse-settings.js';
 import { matchesEvent, parseEventFilter } from './event-filter.js';
 import type { EventLog } from './event-log.js';
 import { openEventStream, parseEventStreamRequest } from './event-stream.js';
-import { eventView, type AppEvent } from './event-types.js';
+import type { AppEvent } from './event-types.js';
 import { EventFilterProperties, EventSchema } from './events-contract.js';
 
 const EventListQuery = StrictObject({ ...ListQueryProperties, ...EventFilterProperties });
@@ -46,7 +46,7 @@ export const eventRoutes = (events: EventLog, sse: SseSettings): FastifyPluginAs
         defaultSort: '-id',
         searchText: (event) => [event.kind, event.message, event.mac, event.ip],
       });
-      return { success: true as const, data: page.data.map(eventView), meta: page.meta };
+      return { success: true as const, data: page.data.map((event) => events.view(event)), meta: page.meta };
     },
   );
 

@@ -54,6 +54,22 @@ export class BootTimelines {
     return result.sort((a, b) => (a.boot.last_at < b.boot.last_at ? 1 : a.boot.last_at > b.boot.last_at ? -1 : 0));
   }
 
+  /** Boots that failed within the last `windowMs` (every MAC), most recent first: the dashboard's "failed boots in the last hour". */
+  recentFailures(windowMs: number): BootingNow[] {
+    const now = this.now();
+    const cutoff = now.getTime() - windowMs;
+    const result: BootingNow[] = [];
+    for (const [mac, events] of stepEventsByMac(this.deps.events())) {
+      const last = events.at(-1);
+      if (!last || Date.parse(last.created_at) < cutoff) continue;
+      const host = this.deps.hosts.findByMac(mac);
+      for (const boot of splitBoots(events, { now })) {
+        if (boot.outcome === 'failed' && Date.parse(boot.last_at) >= cutoff) result.push({ mac, host_id: host?.id ?? null, hostname: host?.hostname ?? null, boot });
+      }
+    }
+    return result.sort((a, b) => (a.boot.last_at < b.boot.last_at ? 1 : a.boot.last_at > b.boot.last_at ? -1 : 0));
+  }
+
   private build(mac: string, hostId: number | null, limit: number): HostTimeline {
     const events = stepEventsByMac(this.deps.events(), (candidate) => candidate === mac).get(mac) ?? [];
     const boots = splitBoots(events, { now: this.now() });

@@ -207,7 +207,8 @@ export function stepSummary(event: AppEvent): string {
     case 'boot.script_served': {
       const decision = [text(d['action']), text(d['profile'])].filter((part) => part !== '').join(' ');
       const reason = text(d['reason']);
-      return `Boot script served${decision !== '' ? `: ${decision}` : ''}${reason !== '' ? ` (${reason})` : ''}`;
+      const what = d['loader'] === 'grub' ? 'GRUB configuration served' : 'Boot script served';
+      return `${what}${decision !== '' ? `: ${decision}` : ''}${reason !== '' ? ` (${reason})` : ''}`;
     }
     case 'netboot.answer_fetched':
       return `Installer fetched ${text(d['file']) || 'its answer file'}`;

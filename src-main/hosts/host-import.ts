@@ -67,6 +67,12 @@ export function hostRowsFromCsv(text: string): { rows: HostImportRow[]; lines: n
       else if (FALSE_WORDS.has(word)) row.enabled = false;
       else report('enabled', `"${cells.enabled}" is not true or false`);
     }
+    if (cells.boot_loader) {
+      const loader = cells.boot_loader.toLowerCase();
+      if (loader === 'ipxe' || loader === 'grub') row.boot_loader = loader;
+      else if (loader === 'default') row.boot_loader = null;
+      else report('boot_loader', `"${cells.boot_loader}" is not a boot loader (ipxe, grub or default)`);
+    }
     rows.push(row);
     lines.push(line);
   });

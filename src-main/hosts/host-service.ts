@@ -7,12 +7,14 @@ import { paginate, type ListPage, type ListQueryInput } from '../core/http-kit/l
 import type { Collection, RowPatch } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { DISCOVERY_LIMITS, DiscoveryLimiter, type DiscoveryLimits, type DiscoveryRefusal, type RefusalCounts } from './discovery-limiter.js';
-import { HOST_SORT_FIELDS, type BootObservation, type Host, type HostFilter, type HostInput, type HostReservationLink } from './host-types.js';
+import { HOST_SORT_FIELDS, type BootObservation, type Host, type HostBootSummary, type HostFilter, type HostInput, type HostReservationLink, type HostView } from './host-types.js';
+import { hostLifecycle } from './host-lifecycle.js';
 import { newHostRow, normalizeHostInput } from './host-validation.js';
 import { ImportProgress, removeReservations, writeReservations, type HostImportResult } from './host-import-writes.js';
 import { planHostImport } from './host-import.js';
 import { MAX_HOST_TAGS, type HostBatchAssign, type HostImportRow, type ImportMode } from './hosts-contract.js';
 import type { SerialQueue } from '../profiles/serial-queue.js';
+import type { ProfileUsage } from '../profiles/profiles-contract.js';
 import { definedOnly } from '../core/defined-only.js';
 
 export interface HostServiceDeps {
@@ -57,6 +59,7 @@ export class HostService {
   private readonly byMac = new Map<string, number>();
   private readonly listeners = new Set<HostListener>();
   private readonly now: () => Date;
+  private bootSummary: HostBootSummary | null = null;
   private readonly discovery: DiscoveryLimiter;
   /** Discovered hosts not yet adopted; recounted after any change (null = stale). */
   private pendingDiscovered: number | null = null;
@@ -74,15 +77,33 @@ export class HostService {
     for (const host of this.rows.all()) this.byMac.set(host.mac, host.id);
   }
 
-  list(query: ListQueryInput & HostFilter = {}): ListPage<Host> {
-    const rows = this.rows.filter(
-      (host) =>
-        (query.group === undefined || host.group?.toLowerCase() === query.group.toLowerCase()) &&
-        (query.tag === undefined || host.tags.some((tag) => tag.toLowerCase() === query.tag!.toLowerCase())) &&
-        (query.profile_id === undefined || host.profile_id === query.profile_id) &&
-        (query.discovered === undefined || host.discovered === query.discovered) &&
-        (query.enabled === undefined || host.enabled === query.enabled),
-    );
+  /**
+   * Lets a later area say what each host boots next and where it is in its
+   * life (the netboot area, which knows boot decisions and install tasks);
+   * read on every host read, so it must answer from memory.
+   */
+  setBootSummary(summary: HostBootSummary | null): void {
+    this.bootSummary = summary;
+  }
+
+  /** A host as the API reads it: the record, its effective boot and its lifecycle state. */
+  view(host: Host): HostView {
+    const summary = this.bootSummary?.(host) ?? { effective_boot: null, lifecycle: hostLifecycle(host, undefined, undefined) };
+    return { ...host, ...summary };
+  }
+
+  list(query: ListQueryInput & HostFilter = {}): ListPage<HostView> {
+    const rows = this.rows
+      .filter(
+        (host) =>
+          (query.group === undefined || host.group?.toLowerCase() === query.group.toLowerCase()) &&
+          (query.tag === undefined || host.tags.some((tag) => tag.toLowerCase() === query.tag!.toLowerCase())) &&
+          (query.profile_id === undefined || host.profile_id === query.profile_id) &&
+          (query.discovered === undefined || host.discovered === query.discovered) &&
+          (query.enabled === undefined || host.enabled === query.enabled),
+      )
+      .map((host) => this.view(host))
+      .filter((host) => query.lifecycle === undefined || host.lifecycle === query.lifecycle);
     return paginate(rows, query, {
       sortable: HOST_SORT_FIELDS,
       defaultSort: 'id',
@@ -121,6 +142,24 @@ export class HostService {
     const canonical = normalizeMac(mac);
     const id = canonical === null ? undefined : this.byMac.get(canonical);
     return id === undefined ? undefined : this.rows.get(id);
+  }
+
+  /** Per profile id, the hosts assigned it and those booting it as their group default (their effective boot). */
+  profileUsage(): Map<number, ProfileUsage> {
+    const usage = new Map<number, ProfileUsage>();
+    const count = (profileId: number, key: keyof ProfileUsage) => {
+      const row = usage.get(profileId) ?? { assigned: 0, by_group: 0 };
+      row[key] += 1;
+      usage.set(profileId, row);
+    };
+    for (const host of this.rows.all()) {
+      if (host.profile_id !== null) count(host.profile_id, 'assigned');
+      else {
+        const boot = this.bootSummary?.(host).effective_boot;
+        if (boot?.source === 'group' && boot.profile_id !== null) count(boot.profile_id, 'by_group');
+      }
+    }
+    return usage;
   }
 
   usingProfile(profileId: number): Host[] {
@@ -360,6 +399,7 @@ export class HostService {
           arch: seen.arch,
           platform: seen.platform,
           enabled: true,
+          boot_loader: null,
           discovered: true,
           last_boot_at: nowIso(at),
           last_seen_ip: seen.ip,
@@ -370,7 +410,7 @@ export class HostService {
       this.log.info(`discovered host ${host.mac} at ${seen.ip}`);
       this.events.emit({
         kind: 'host.discovered',
-        message: `unknown machine ${host.mac} booted from ${seen.ip}; recorded as discovered host ${host.id}`,
+        message: `unknown machine ${host.mac} booted from ${seen.ip}; recorded as discovered host #${host.id}`,
         mac: host.mac,
         ip: seen.ip,
         host_id: host.id,

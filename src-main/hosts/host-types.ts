@@ -1,7 +1,10 @@
-import type { Host } from './hosts-contract.js';
+import type { EffectiveBoot, Host, HostLifecycle } from './hosts-contract.js';
 
 // The API shapes are the contract's (Static<> of its schemas); this file adds the domain-only ones.
-export type { Host, HostInput } from './hosts-contract.js';
+export type { EffectiveBoot, Host, HostInput, HostLifecycle, HostView } from './hosts-contract.js';
+
+/** What a later area adds to every host read (HostService.setBootSummary). */
+export type HostBootSummary = (host: Host) => { effective_boot: EffectiveBoot | null; lifecycle: HostLifecycle };
 
 /** List filters beyond the common q/sort/page/size. */
 export interface HostFilter {
@@ -10,6 +13,7 @@ export interface HostFilter {
   profile_id?: number;
   discovered?: boolean;
   enabled?: boolean;
+  lifecycle?: HostLifecycle;
 }
 
 /** What a boot teaches us about a machine. */

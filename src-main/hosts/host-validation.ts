@@ -84,6 +84,7 @@ export function newHostRow(value: HostInput & { mac: string }): NewRow<Host> {
     arch: value.arch ?? null,
     platform: null,
     enabled: value.enabled ?? true,
+    boot_loader: value.boot_loader ?? null,
     discovered: value.discovered ?? false,
     last_boot_at: null,
     last_seen_ip: null,

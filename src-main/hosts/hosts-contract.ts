@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { nullable } from '../core/http-kit/common-contract.js';
 import { GROUP_PATTERN } from '../profiles/profiles-contract.js';
+import { BOOT_LOADERS, type BootLoader } from '../settings/settings-contract.js';
 import { IMPORT_BODY_LIMIT_BYTES, IMPORT_MODES, ImportQuerySchema, ImportReportSchema, MAX_IMPORT_PROBLEMS, type ImportMode, type ImportProblem, type ImportReport } from '../dhcp/dhcp-contract.js';
 
 /*
@@ -33,6 +34,10 @@ export const HostSchema = Type.Object(
     arch: nullable<string>('string', { description: 'iPXE ${buildarch}: set by hand or learned at boot' }),
     platform: nullable<string>('string', { description: 'iPXE ${platform} (pcbios, efi): learned at boot' }),
     enabled: Type.Boolean({ description: 'false: the machine boots from its local disk whatever its profile' }),
+    boot_loader: nullable<BootLoader>('string', {
+      enum: [...BOOT_LOADERS, null],
+      description: "The loader this UEFI machine gets first: ipxe, grub (the signed shim → GRUB chain) or null for its group's, else its architecture's default (settings netboot.boot_loaders)",
+    }),
     discovered: Type.Boolean({ description: 'Recorded when an unknown machine booted; set false to adopt it' }),
     last_boot_at: nullable<string>('string', { format: 'date-time' }),
     last_seen_ip: nullable<string>('string'),
@@ -51,6 +56,7 @@ export const HostFieldSchemas = {
   tags: Type.Array(Type.String({ pattern: TAG_PATTERN }), { maxItems: MAX_HOST_TAGS }),
   arch: nullable<string>('string', { pattern: ARCH_PATTERN }),
   enabled: Type.Boolean(),
+  boot_loader: nullable<BootLoader>('string', { enum: [...BOOT_LOADERS, null] }),
   discovered: Type.Boolean(),
 };
 
@@ -69,12 +75,49 @@ export const HostWriteSchema = Type.Object(
     description: Type.Optional(Type.String({ maxLength: MAX_HOST_DESCRIPTION, description: 'Printable text (docs/api.md)' })),
     arch: Type.Optional(HostFieldSchemas.arch),
     enabled: Type.Optional(HostFieldSchemas.enabled),
+    boot_loader: Type.Optional(HostFieldSchemas.boot_loader),
     discovered: Type.Optional(HostFieldSchemas.discovered),
   },
   { additionalProperties: false, minProperties: 1 },
 );
 
+/**
+ * Where a host is in its life (docs/hosts-and-profiles.md, "Lifecycle"), as
+ * MAAS and FOG show it: `new` (created, never booted), `discovered`
+ * (recorded when it booted unknown), `ready` (known, nothing pending),
+ * `installing` (an install task is pending, booting or installing),
+ * `deployed` (its last install task is done), `failed` (its last install task
+ * failed or expired). Derived at read time from the host and its tasks.
+ */
+export const HOST_LIFECYCLES = ['new', 'discovered', 'ready', 'installing', 'deployed', 'failed'] as const;
+export type HostLifecycle = (typeof HOST_LIFECYCLES)[number];
+
+/** Where the effective boot comes from. */
+export const EFFECTIVE_BOOT_SOURCES = ['host', 'group', 'global_default', 'task', 'disabled', 'access_lists'] as const;
+
+/** What the host boots on its next network boot, and why (the boot decision, as GET /hosts/{id}/boot-config makes it, without rendering). */
+export const EffectiveBootSchema = Type.Object({
+  action: Type.Enum(['profile', 'menu', 'local', 'install', 'denied'], { description: 'A profile, the netboot menu, its local disk, an installer, or nothing (denied)' }),
+  profile_id: nullable<number>('integer'),
+  profile_name: nullable<string>('string'),
+  task_id: nullable<number>('integer', { description: 'The install task deciding it' }),
+  source: Type.Enum([...EFFECTIVE_BOOT_SOURCES], { description: 'host (its own profile), group (its group default), global_default (netboot settings), task (an install task), disabled, access_lists' }),
+  text: Type.String({ description: 'One line for people, e.g. profile "ubuntu-autoinstall" (group "k8s" default)' }),
+});
+export type EffectiveBoot = Static<typeof EffectiveBootSchema>;
+
+/** A host as the API reads it: the stored record plus what it boots next and its lifecycle state. */
+export const HostViewSchema = Type.Object(
+  {
+    ...HostSchema.properties,
+    effective_boot: Type.Union([EffectiveBootSchema, Type.Null()], { description: 'What it boots next and why; null only where no boot area runs (partial test servers)' }),
+    lifecycle: Type.Enum([...HOST_LIFECYCLES], { description: 'new, discovered, ready, installing, deployed or failed' }),
+  },
+  { $id: 'HostView' },
+);
+
 export type Host = Static<typeof HostSchema>;
+export type HostView = Static<typeof HostViewSchema>;
 export type HostInput = Static<typeof HostWriteSchema>;
 
 // ---- bulk: import and batches (docs/hosts-and-profiles.md, "Bulk operations") ----
@@ -82,7 +125,7 @@ export type HostInput = Static<typeof HostWriteSchema>;
 export { IMPORT_BODY_LIMIT_BYTES, IMPORT_MODES, ImportQuerySchema, ImportReportSchema, MAX_IMPORT_PROBLEMS, type ImportMode, type ImportProblem, type ImportReport };
 
 /** Columns of the hosts CSV, in any order; `profile` names a profile, `profile_id` gives its id; tags are `;`-separated. */
-export const HOST_IMPORT_COLUMNS = ['mac', 'hostname', 'ip', 'profile_id', 'profile', 'group', 'tags', 'description', 'arch', 'enabled'] as const;
+export const HOST_IMPORT_COLUMNS = ['mac', 'hostname', 'ip', 'profile_id', 'profile', 'group', 'tags', 'description', 'arch', 'enabled', 'boot_loader'] as const;
 export const MAX_HOST_IMPORT_ROWS = 50_000;
 /** Ids one batch request names at most. */
 export const MAX_HOST_BATCH = 10_000;
@@ -103,6 +146,7 @@ export const HostImportRowSchema = Type.Object(
     description: Type.Optional(Type.String({ maxLength: MAX_HOST_DESCRIPTION })),
     arch: Type.Optional(nullable<string>('string', { maxLength: 16 })),
     enabled: Type.Optional(Type.Boolean()),
+    boot_loader: Type.Optional(HostFieldSchemas.boot_loader),
   },
   { additionalProperties: false },
 );
@@ -140,7 +184,7 @@ export const HostBatchAssignSchema = Type.Object(
 export type HostBatchAssign = Static<typeof HostBatchAssignSchema>;
 
 /** The answer of a batch: the hosts changed (assign) or deleted (delete), in the order of `ids`. */
-export const HostBatchResultSchema = Type.Object({ count: Type.Integer(), hosts: Type.Array(HostSchema) });
+export const HostBatchResultSchema = Type.Object({ count: Type.Integer(), hosts: Type.Array(HostViewSchema) });
 export type HostBatchResult = Static<typeof HostBatchResultSchema>;
 
 // ---- boot timeline (docs/hosts-and-profiles.md, "Boot timeline") ----
@@ -183,6 +227,15 @@ export const BootingNowSchema = Type.Object({
   boot: BootRecordSchema,
 });
 export type BootingNow = Static<typeof BootingNowSchema>;
+
+/** GET /hosts/summary: the dashboard's host numbers. */
+export const HostSummarySchema = Type.Object({
+  total: Type.Integer(),
+  by_lifecycle: Type.Object(Object.fromEntries(HOST_LIFECYCLES.map((state) => [state, Type.Integer({ minimum: 0 })])) as Record<HostLifecycle, ReturnType<typeof Type.Integer>>),
+  waiting_adoption: Type.Integer({ description: 'Discovered hosts not adopted yet' }),
+  failed_boots_last_hour: Type.Array(BootingNowSchema, { description: 'Boots that failed in the last hour, most recent first' }),
+});
+export type HostSummary = Static<typeof HostSummarySchema>;
 
 export const TimelineQuerySchema = Type.Object(
   { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMELINE_BOOTS, default: 10, description: 'Boots to return, newest first' })) },

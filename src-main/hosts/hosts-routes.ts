@@ -12,7 +12,8 @@ import {
   HostBatchResultSchema,
   HostGroupsSchema,
   HostImportJsonSchema,
-  HostSchema,
+  HOST_LIFECYCLES,
+  HostViewSchema,
   HostWriteSchema,
   IMPORT_BODY_LIMIT_BYTES,
   ImportQuerySchema,
@@ -38,12 +39,13 @@ const HostListQuery = Type.Object(
     profile_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Hosts assigned this profile' })),
     discovered: Type.Optional(Type.Boolean({ description: 'true: only discovered hosts; false: only adopted ones' })),
     enabled: Type.Optional(Type.Boolean()),
+    lifecycle: Type.Optional(Type.Enum([...HOST_LIFECYCLES], { description: 'Hosts in this lifecycle state' })),
   },
   { additionalProperties: false },
 );
 
 /** What the routes call: the hosts area's facade as far as the API uses it. */
-export type HostRouteOperations = Pick<HostService, 'all' | 'list' | 'create' | 'require' | 'update' | 'remove' | 'importHosts' | 'removeMany' | 'assignMany'>;
+export type HostRouteOperations = Pick<HostService, 'all' | 'list' | 'view' | 'create' | 'require' | 'update' | 'remove' | 'importHosts' | 'removeMany' | 'assignMany'>;
 
 /** The CSV as text/csv, or the rows as JSON. */
 const ImportBody = Type.Union([
@@ -64,9 +66,9 @@ export function hostRoutes(hosts: HostRouteOperations): FastifyPluginAsync {
         config: { access: 'viewer' },
         schema: {
           tags: ['hosts'],
-          summary: 'List hosts (q matches MAC, hostname, IP, group, tags, description; filters group, tag, profile_id, discovered, enabled)',
+          summary: 'List hosts with what each boots next and its lifecycle state (q matches MAC, hostname, IP, group, tags, description; filters group, tag, profile_id, discovered, enabled, lifecycle)',
           querystring: HostListQuery,
-          response: { 200: OkList(HostSchema) },
+          response: { 200: OkList(HostViewSchema) },
         },
       },
       async (request) => ({ success: true as const, ...hosts.list(request.query) }),
@@ -80,10 +82,10 @@ export function hostRoutes(hosts: HostRouteOperations): FastifyPluginAsync {
           tags: ['hosts'],
           summary: 'Create a host (409 when the MAC is taken; with ip, its DHCP reservation too)',
           body: CreateHostBody,
-          response: { 201: Ok(HostSchema) },
+          response: { 201: Ok(HostViewSchema) },
         },
       },
-      async (request, reply) => reply.code(201).send({ success: true as const, data: await hosts.create(request.body) }),
+      async (request, reply) => reply.code(201).send({ success: true as const, data: hosts.view(await hosts.create(request.body)) }),
     );
 
     // The import takes text/csv besides JSON, and larger bodies: both only in this child scope.
@@ -126,7 +128,7 @@ export function hostRoutes(hosts: HostRouteOperations): FastifyPluginAsync {
       },
       async (request) => {
         const removed = await hosts.removeMany(request.body.ids);
-        return { success: true as const, data: { count: removed.length, hosts: removed } };
+        return { success: true as const, data: { count: removed.length, hosts: removed.map((host) => hosts.view(host)) } };
       },
     );
 
@@ -143,7 +145,7 @@ export function hostRoutes(hosts: HostRouteOperations): FastifyPluginAsync {
       },
       async (request) => {
         const updated = await hosts.assignMany(request.body);
-        return { success: true as const, data: { count: updated.length, hosts: updated } };
+        return { success: true as const, data: { count: updated.length, hosts: updated.map((host) => hosts.view(host)) } };
       },
     );
 
@@ -164,9 +166,9 @@ export function hostRoutes(hosts: HostRouteOperations): FastifyPluginAsync {
       '/hosts/:id',
       {
         config: { access: 'viewer' },
-        schema: { tags: ['hosts'], summary: 'Get a host', params: IdParams, response: { 200: Ok(HostSchema) } },
+        schema: { tags: ['hosts'], summary: 'Get a host, with what it boots next and its lifecycle state', params: IdParams, response: { 200: Ok(HostViewSchema) } },
       },
-      async (request) => ({ success: true as const, data: hosts.require(request.params.id) }),
+      async (request) => ({ success: true as const, data: hosts.view(hosts.require(request.params.id)) }),
     );
 
     app.put<{ Params: Static<typeof IdParams>; Body: Static<typeof UpdateHostBody> }>(
@@ -178,10 +180,10 @@ export function hostRoutes(hosts: HostRouteOperations): FastifyPluginAsync {
           summary: 'Update a host (the fields sent); {"discovered": false} adopts a discovered host',
           params: IdParams,
           body: UpdateHostBody,
-          response: { 200: Ok(HostSchema) },
+          response: { 200: Ok(HostViewSchema) },
         },
       },
-      async (request) => ({ success: true as const, data: await hosts.update(request.params.id, request.body) }),
+      async (request) => ({ success: true as const, data: hosts.view(await hosts.update(request.params.id, request.body)) }),
     );
 
     app.delete<{ Params: Static<typeof IdParams> }>(
@@ -192,10 +194,10 @@ export function hostRoutes(hosts: HostRouteOperations): FastifyPluginAsync {
           tags: ['hosts'],
           summary: 'Delete a host and its DHCP reservation; returns the deleted host',
           params: IdParams,
-          response: { 200: Ok(HostSchema) },
+          response: { 200: Ok(HostViewSchema) },
         },
       },
-      async (request) => ({ success: true as const, data: await hosts.remove(request.params.id) }),
+      async (request) => ({ success: true as const, data: hosts.view(await hosts.remove(request.params.id)) }),
     );
   };
 }

@@ -49,13 +49,19 @@ export function hostsArea(options: HostsAreaOptions = {}): AreaModule<'hosts', H
         ...(options.now ? { now: options.now } : {}),
         ...(options.discoveryLimits ? { discoveryLimits: options.discoveryLimits } : {}),
       });
+      profiles.setUsageCounter(() => hosts.profileUsage());
       profiles.addUsageCheck((profileId) => hosts.usingProfile(profileId).map((host) => ({ id: host.id, name: host.hostname ?? host.mac })));
       dns.addNameSource(hostNameSource(hosts));
+      // Events about a host show its name, not "host #14" (issue 18).
+      kernel.events.setHostNamer((hostId) => {
+        const host = hosts.get(hostId);
+        return host ? (host.hostname ?? host.mac) : null;
+      });
       return {
         facade: hosts,
         routes: [
           hostRoutes(hosts),
-          bootTimelineRoutes(new BootTimelines({ events: () => kernel.events.all(), hosts, ...(options.now ? { now: options.now } : {}) })),
+          bootTimelineRoutes(new BootTimelines({ events: () => kernel.events.all(), hosts, ...(options.now ? { now: options.now } : {}) }), hosts),
         ],
         services: [],
         // Hosts and their reservations live in two journals: a crash between the two writes of a host create,

@@ -3,6 +3,7 @@ import type { BootScriptService } from '../boot-scripts/index.js';
 import type { AreaModule } from '../core/area.js';
 import type { DhcpFacade } from '../dhcp/index.js';
 import type { HostService } from '../hosts/index.js';
+import { hostBootSummary } from './tasks/host-boot-summary.js';
 import type { ProfileService } from '../profiles/index.js';
 import type { TemplateRenderer } from '../templates/index.js';
 import { serverEndpointFor } from '../boot-scripts/server-endpoint.js';
@@ -119,6 +120,8 @@ export function netbootArea(
         ...(options.taskExpiryCheckMs !== undefined ? { expiryCheckMs: options.taskExpiryCheckMs } : {}),
       });
       bootScripts.addBootOverride(tasks.facade.bootOverride);
+      // Host reads say what each host boots next (its task first) and its lifecycle state.
+      hosts.setBootSummary((host) => hostBootSummary(host, bootScripts.effectiveDecision(host), tasks.facade.service));
       // The catalog's entries in the netboot default menu, for interactive installs (not with a test's stand-in catalog).
       if (!options.catalogReader) {
         bootScripts.addMenuSource(catalogMenu({ catalog: catalogPart.catalog, check: (resolved) => files.facade.source.check(resolved), templates, log: kernel.log }));

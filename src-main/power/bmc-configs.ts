@@ -57,6 +57,11 @@ export class BmcConfigs {
     return { data: page.data.map(configView), meta: page.meta };
   }
 
+  /** Every config, stored form (the alert source reads last_error). */
+  all(): readonly BmcConfig[] {
+    return this.rows.all();
+  }
+
   get(id: number): BmcConfig | undefined {
     return this.rows.get(id);
   }

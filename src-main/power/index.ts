@@ -1,3 +1,5 @@
+import type { AlertsFacade } from '../alerts/index.js';
+import { bmcAlerts } from './bmc-alerts.js';
 import type { AreaModule } from '../core/area.js';
 import { bmcRoutes } from './bmc-routes.js';
 import type { HostDirectory } from './host-directory.js';
@@ -39,16 +41,17 @@ export type PowerAreaOptions = PowerOptions;
  * its own (magic packets and BMC sessions are outgoing). start() arms the WOL
  * schedules, stop() clears them and waits for a run in progress.
  */
-export function powerArea(seams: PowerAreaOptions = {}): AreaModule<'power', PowerService, { hosts: HostDirectory }> {
+export function powerArea(seams: PowerAreaOptions = {}): AreaModule<'power', PowerService, { hosts: HostDirectory; alerts: Pick<AlertsFacade, 'addSource'> }> {
   return {
     name: 'power',
-    needs: ['hosts'],
-    create(kernel, { hosts: directory }) {
+    needs: ['hosts', 'alerts'],
+    create(kernel, { hosts: directory, alerts }) {
       const hosts = () => directory;
       const power = new PowerService(
         { secrets: kernel.secrets, store: kernel.store, events: kernel.events, log: kernel.log, metrics: kernel.metrics, network: kernel.network, hosts },
         seams,
       );
+      alerts.addSource('power', () => bmcAlerts(power.bmc.configs.all()));
       return {
         facade: power,
         routes: [wolRoutes(power), bmcRoutes(power.bmc), hostPowerRoutes(power)],

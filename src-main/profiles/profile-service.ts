@@ -8,7 +8,7 @@ import type { TemplateRenderer } from '../templates/template-renderer.js';
 import type { Collection } from '../store/collection.js';
 import type { Store } from '../store/store.js';
 import { buildCandidate, type ProfileCandidate } from './profile-validation.js';
-import type { ScriptDiff } from './profiles-contract.js';
+import type { ProfileUsage, ScriptDiff } from './profiles-contract.js';
 import { SerialQueue } from './serial-queue.js';
 import {
   PROFILE_SORT_FIELDS,
@@ -69,6 +69,7 @@ export class ProfileService {
   /** The renderer of the templates area: the save-time check runs in its worker. */
   private readonly templates: TemplateRenderer;
   private readonly usageChecks: ProfileUsageCheck[] = [];
+  private usageCounter: (() => ReadonlyMap<number, ProfileUsage>) | null = null;
   private readonly netbootDefaultProfileId: () => number | null;
 
   constructor(deps: ProfileServiceDeps) {
@@ -80,6 +81,16 @@ export class ProfileService {
     this.log = deps.log.scope('profiles');
     this.templates = deps.templates;
     this.netbootDefaultProfileId = deps.netbootDefaultProfileId;
+  }
+
+  /** Sets who counts the hosts using each profile (the hosts area); without one every count is 0. */
+  setUsageCounter(counter: () => ReadonlyMap<number, ProfileUsage>): void {
+    this.usageCounter = counter;
+  }
+
+  /** The hosts using each profile, by profile id (profiles nobody uses are absent). */
+  usage(): ReadonlyMap<number, ProfileUsage> {
+    return this.usageCounter?.() ?? new Map();
   }
 
   /** Adds a check naming the hosts that use a profile: a delete of a profile in use fails with 409 naming them. */

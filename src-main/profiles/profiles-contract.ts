@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { nullable } from '../core/http-kit/common-contract.js';
+import { GROUP_PATTERN, nullable } from '../core/http-kit/common-contract.js';
 import { MAX_TEMPLATE_CHARS } from '../templates/templates-contract.js';
 
 /*
@@ -16,8 +16,8 @@ export type BootType = (typeof BOOT_TYPES)[number];
 
 /** Profile names and menu titles/labels: at most this many characters. */
 export const PROFILE_NAME_MAX = 64;
-/** Host group names (hosts' `group`, profiles' `default_for_groups`): short words people type and filter by. */
-export const GROUP_PATTERN = '^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$';
+/** Host group names (hosts' `group`, profiles' `default_for_groups`, netboot.boot_loaders.groups): defined in the ground layer, which settings use too. */
+export { GROUP_PATTERN };
 /** Template variable names (`variables.<name>`). */
 export const VARIABLE_NAME_PATTERN = '^[a-z_][a-z0-9_]{0,63}$';
 
@@ -146,6 +146,21 @@ export const ProfileWriteSchema = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
+/** How many hosts boot a profile now (issue 18): assigned to them, or as their group's default. */
+export const ProfileUsageSchema = Type.Object({
+  assigned: Type.Integer({ description: 'Hosts assigned this profile (their own profile_id)' }),
+  by_group: Type.Integer({ description: 'Hosts without a profile of their own that boot it as their group default' }),
+});
+
+/** A profile as the list and GET read it: the record and the hosts using it. */
+export const ProfileViewSchema = Type.Object(
+  {
+    ...ProfileSchema.properties,
+    used_by: ProfileUsageSchema,
+  },
+  { $id: 'ProfileView' },
+);
+
 /**
  * The answer to a create or update: the profile and what is wrong with it
  * that does not stop the save (a kernel or initrd missing from the boot root).
@@ -159,6 +174,8 @@ export const ProfileSavedSchema = Type.Object(
 );
 
 export type Profile = Static<typeof ProfileSchema>;
+export type ProfileUsage = Static<typeof ProfileUsageSchema>;
+export type ProfileView = Static<typeof ProfileViewSchema>;
 export type ProfileSaved = Static<typeof ProfileSavedSchema>;
 export type LinuxConfig = Static<typeof LinuxConfigSchema>;
 export type ChainConfig = Static<typeof UrlConfigSchema>;

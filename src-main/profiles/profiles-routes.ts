@@ -8,6 +8,7 @@ import {
   ProfileNameSchema,
   ProfileSavedSchema,
   ProfileSchema,
+  ProfileViewSchema,
   ProfileWriteSchema,
   type Profile,
   ScriptDiffSchema,
@@ -62,7 +63,7 @@ function versionView(version: { id: number; profile_id: number; version: number;
 }
 
 /** What the routes call: the profiles area's facade as far as the API uses it. */
-export type ProfileRouteOperations = Pick<ProfileService, 'list' | 'create' | 'require' | 'update' | 'remove' | 'listVersions' | 'getVersion' | 'diff' | 'rollback'>;
+export type ProfileRouteOperations = Pick<ProfileService, 'list' | 'create' | 'require' | 'update' | 'remove' | 'listVersions' | 'getVersion' | 'diff' | 'rollback' | 'usage'>;
 
 /** The warnings a save answers with (profile-files.ts): files missing from the boot root. */
 export type ProfileSaveWarnings = (profile: Profile) => Promise<string[]>;
@@ -70,14 +71,19 @@ export type ProfileSaveWarnings = (profile: Profile) => Promise<string[]>;
 /** Boot profiles and their script history (docs/hosts-and-profiles.md). */
 export function profileRoutes(profiles: ProfileRouteOperations, warningsFor: ProfileSaveWarnings = async () => []): FastifyPluginAsync {
   const saved = async (profile: Profile) => ({ ...profile, warnings: await warningsFor(profile) });
+  const NO_USE = { assigned: 0, by_group: 0 };
   return async (app) => {
     app.get<{ Querystring: Static<typeof ProfileListQuery> }>(
       '/profiles',
       {
         config: { access: 'viewer' },
-        schema: { tags: ['profiles'], summary: 'List profiles (q matches name, description, boot type, groups)', querystring: ProfileListQuery, response: { 200: OkList(ProfileSchema) } },
+        schema: { tags: ['profiles'], summary: 'List profiles (q matches name, description, boot type, groups), each with the hosts using it', querystring: ProfileListQuery, response: { 200: OkList(ProfileViewSchema) } },
       },
-      async (request) => ({ success: true as const, ...profiles.list(request.query) }),
+      async (request) => {
+        const page = profiles.list(request.query);
+        const usage = profiles.usage();
+        return { success: true as const, ...page, data: page.data.map((profile) => ({ ...profile, used_by: usage.get(profile.id) ?? NO_USE })) };
+      },
     );
 
     app.post<{ Body: Static<typeof CreateProfileBody> }>(
@@ -99,8 +105,11 @@ export function profileRoutes(profiles: ProfileRouteOperations, warningsFor: Pro
 
     app.get<{ Params: Static<typeof IdParams> }>(
       '/profiles/:id',
-      { config: { access: 'viewer' }, schema: { tags: ['profiles'], summary: 'Get a profile', params: IdParams, response: { 200: Ok(ProfileSchema) } } },
-      async (request) => ({ success: true as const, data: profiles.require(request.params.id) }),
+      { config: { access: 'viewer' }, schema: { tags: ['profiles'], summary: 'Get a profile, with the hosts using it', params: IdParams, response: { 200: Ok(ProfileViewSchema) } } },
+      async (request) => {
+        const profile = profiles.require(request.params.id);
+        return { success: true as const, data: { ...profile, used_by: profiles.usage().get(profile.id) ?? NO_USE } };
+      },
     );
 
     app.put<{ Params: Static<typeof IdParams>; Body: Static<typeof UpdateProfileBody> }>(

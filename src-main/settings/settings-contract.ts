@@ -1,5 +1,5 @@
 import { Type, type Static, type TProperties, type TSchema } from 'typebox';
-import { LOG_LEVELS, nullable } from '../core/http-kit/common-contract.js';
+import { GROUP_PATTERN, LOG_LEVELS, nullable } from '../core/http-kit/common-contract.js';
 import { NicSchema, ResolvedServerAddressSchema } from '../network/network-contract.js';
 
 /*
@@ -50,6 +50,30 @@ const InterfacesFields = {
   }),
 };
 
+/**
+ * The boot loaders a UEFI machine may get first (docs/secure-boot-arm64.md):
+ * `ipxe`, iPXE and its scripts (fast HTTP, every profile type; not Secure
+ * Boot signed, no ARM64 build bundled); `grub`, the signed chain shim → GRUB
+ * with a configuration Bootwright renders (Secure Boot on or off, x64 and
+ * ARM64; linux profiles, menus and install tasks, loaded over TFTP).
+ */
+export const BOOT_LOADERS = ['ipxe', 'grub'] as const;
+export type BootLoader = (typeof BOOT_LOADERS)[number];
+
+
+export const BootLoadersSchema = Type.Object(
+  {
+    uefi_x64: Type.Enum([...BOOT_LOADERS], { description: 'x64 UEFI machines (option 93 codes 7 and 9): grub (the signed chain, works with Secure Boot on or off) or ipxe' }),
+    uefi_arm64: Type.Enum([...BOOT_LOADERS], { description: 'ARM64 UEFI machines (option 93 code 11): grub, or ipxe when an ARM64 iPXE (ipxe-arm64.efi) is in the boot root' }),
+    groups: Type.Record(Type.String({ pattern: GROUP_PATTERN }), Type.Enum([...BOOT_LOADERS]), {
+      maxProperties: 256,
+      description: "Per host group: the loader its UEFI machines get, over the architecture's default (a host's own boot_loader wins over both)",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type BootLoaders = Static<typeof BootLoadersSchema>;
+
 const NetbootFields = {
   default_action: Type.Enum(['menu', 'local', 'profile'], {
     description: 'What an unknown machine boots: the boot menu, its local disk, or default_profile_id',
@@ -65,6 +89,7 @@ const NetbootFields = {
   download_timeout_seconds: Type.Integer({ minimum: 5, maximum: 600, description: 'A mirror download that receives nothing for this long fails' }),
   http_proxy: nullable<string>('string', { maxLength: 2048, pattern: '^https?://[^\\s]+$', description: 'HTTP proxy for mirror downloads; null: direct' }),
   task_expiry_minutes: Type.Integer({ minimum: 5, maximum: 43_200, description: 'Default lifetime of an install task before it expires' }),
+  boot_loaders: BootLoadersSchema,
 };
 
 const LoggingFields = {
@@ -142,6 +167,7 @@ export function settingsDefaults(options: { logLevel: LoggingSettings['level'] }
       download_timeout_seconds: 30,
       http_proxy: null,
       task_expiry_minutes: 1_440,
+      boot_loaders: { uefi_x64: 'grub', uefi_arm64: 'grub', groups: {} },
     },
     logging: { level: options.logLevel, event_retention_count: 20_000, event_retention_days: 30, audit_retention_days: 90 },
   };

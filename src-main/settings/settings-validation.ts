@@ -79,6 +79,13 @@ export function checkNetboot(value: NetbootSettings, field: FieldNamer): Section
   if (value.default_action === 'profile' && value.default_profile_id === null) {
     errors.push({ field: field('default_profile_id'), message: 'is required when default_action is "profile"' });
   }
+  // Group names match case-insensitively (the host filters fold case): "Lab" and "lab" are one group and get one loader.
+  const seen = new Map<string, string>();
+  for (const group of Object.keys(value.boot_loaders.groups)) {
+    const first = seen.get(group.toLowerCase());
+    if (first !== undefined) errors.push({ field: field('boot_loaders.groups'), message: `"${group}" and "${first}" are the same group (names match case-insensitively)` });
+    else seen.set(group.toLowerCase(), group);
+  }
   return { value, errors };
 }
 

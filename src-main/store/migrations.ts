@@ -9,6 +9,7 @@ export const STORE_MIGRATIONS: Record<StoreFileName, readonly Migration[]> = {
     { version: 1, description: 'initial layout', up: () => undefined },
     { version: 2, description: "DNS's enabled flag becomes the dns service's auto-start flag", up: dnsEnabledToAutoStart },
     { version: 3, description: 'a DHCP subnet\'s router null (sent none) becomes "none"; null is the default (our address) now', up: dhcpRouterNullToNone },
+    { version: 4, description: "hosts get boot_loader null (their group's or architecture's default loader)", up: hostsBootLoaderNull },
   ],
   auth: [{ version: 1, description: 'initial layout', up: () => undefined }],
   events: [{ version: 1, description: 'initial layout', up: () => undefined }],
@@ -54,6 +55,15 @@ function dhcpRouterNullToNone(data: StoreFileData): void {
     ...dhcp,
     subnets: dhcp['subnets'].map((subnet: unknown) => (isRecord(subnet) && subnet['router'] === null ? { ...subnet, router: 'none' } : subnet)),
   };
+}
+
+/** Hosts written before per-host boot loaders (issue 21) follow their group's or architecture's default. */
+function hostsBootLoaderNull(data: StoreFileData): void {
+  const hosts = data.collections['hosts'];
+  if (!hosts) return;
+  for (const row of hosts.items) {
+    if (isRecord(row) && !('boot_loader' in row)) row['boot_loader'] = null;
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

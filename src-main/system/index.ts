@@ -1,9 +1,11 @@
+import path from 'node:path';
 import type { AuthService } from '../auth/index.js';
 import type { AreaModule } from '../core/area.js';
 import { httpMetricsPlugin } from '../metrics/http-metrics-plugin.js';
 import { FirstRun } from './first-run.js';
 import { firstRunRoutes } from './first-run-routes.js';
 import { metricsRoutes, rootMetricsRoutes } from './metrics-routes.js';
+import { MetricsHistory, type MetricsHistoryOptions } from './metrics-history.js';
 import { statusRoutes } from './status-routes.js';
 import { UpdateService } from './update-service.js';
 import { versionRoutes } from './version-routes.js';
@@ -30,6 +32,8 @@ export interface SystemFacade {
 export interface SystemAreaOptions {
   /** Time limit of update feed requests and download stalls (tests shorten it); default 10 s. */
   updateTimeoutMs?: number;
+  /** The metrics history's sampling (tests shorten it). */
+  metricsHistory?: MetricsHistoryOptions;
 }
 
 /**
@@ -53,11 +57,14 @@ export function systemArea(options: SystemAreaOptions = {}): AreaModule<'system'
         ...(options.updateTimeoutMs !== undefined ? { timeoutMs: options.updateTimeoutMs } : {}),
       });
       const firstRun = new FirstRun({ store: kernel.store, users: auth.users });
+      const history = new MetricsHistory(kernel.metrics, kernel.log, { file: path.join(kernel.config.dataDir, 'metrics-history.json'), ...options.metricsHistory });
       return {
         facade: { updates, firstRun },
-        routes: [versionRoutes({ build: kernel.build, updates }), statusRoutes(kernel), metricsRoutes(kernel.metrics), firstRunRoutes(firstRun)],
+        routes: [versionRoutes({ build: kernel.build, updates }), statusRoutes(kernel), metricsRoutes(kernel.metrics, history), firstRunRoutes(firstRun)],
         rootRoutes: [httpMetricsPlugin(kernel.metrics), rootMetricsRoutes(kernel.metrics)],
         services: [],
+        start: () => history.start(),
+        stop: () => history.stop(),
       };
     },
   };

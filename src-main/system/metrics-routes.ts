@@ -2,7 +2,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ErrorEnvelope, Ok, StrictObject } from '../core/http-kit/schemas.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { METRICS_FORMATS, MetricsSnapshotSchema } from './system-contract.js';
+import { METRICS_FORMATS, MetricsHistoryQuerySchema, MetricsHistorySchema, MetricsSnapshotSchema } from './system-contract.js';
+import type { MetricsHistory } from './metrics-history.js';
 
 const MetricsQuery = StrictObject({
   format: Type.Optional(Type.Enum([...METRICS_FORMATS], { description: 'Overrides the Accept header' })),
@@ -56,8 +57,22 @@ function metricsHandler(metrics: Metrics, fallback: Format) {
   };
 }
 
-/** GET /api/v1/metrics: a JSON snapshot unless Prometheus text is asked for. */
-export const metricsRoutes = (metrics: Metrics): FastifyPluginAsync => async (app) => {
+/** GET /api/v1/metrics: a JSON snapshot unless Prometheus text is asked for; GET /api/v1/metrics/history: the charts over time. */
+export const metricsRoutes = (metrics: Metrics, history: Pick<MetricsHistory, 'view'>): FastifyPluginAsync => async (app) => {
+  app.get<{ Querystring: Static<typeof MetricsHistoryQuerySchema> }>(
+    '/metrics/history',
+    {
+      config: { access: 'viewer' },
+      schema: {
+        tags: ['system'],
+        summary: 'The last hour (or ?minutes=, up to 24 h) of pool usage, boots by outcome, DNS queries/s and TFTP/NFS throughput, sampled every minute since the server started',
+        querystring: MetricsHistoryQuerySchema,
+        response: { 200: Ok(MetricsHistorySchema) },
+      },
+    },
+    async (request) => ({ success: true as const, data: history.view(request.query.minutes ?? 60) }),
+  );
+
   app.get<{ Querystring: Static<typeof MetricsQuery> }>(
     '/metrics',
     metricsRouteOptions('Metrics: a JSON snapshot, or Prometheus text with ?format=prometheus or Accept: text/plain', false),

@@ -84,6 +84,27 @@ export const MetricsSnapshotSchema = Type.Object({
   ),
 });
 
+/** GET /metrics/history: the dashboard's charts over time (docs/settings-and-status.md, "Metrics history"). */
+export const MetricsHistorySchema = Type.Object({
+  interval_seconds: Type.Number({ description: 'Time between samples' }),
+  series: Type.Array(
+    Type.Object({
+      name: Type.String({ description: 'dhcp_leases_active, dhcp_pool_size, boots_ok, boots_fallback, boots_denied, dns_queries, tftp_bytes, nfs_bytes' }),
+      unit: Type.String(),
+      description: Type.String(),
+      points: Type.Array(Type.Object({ at: Type.String({ format: 'date-time' }), value: Type.Union([Type.Number(), Type.Null()]) }), {
+        description: 'Oldest first; value null where there is none (the first sample of a rate, a counter reset, a server not running)',
+      }),
+    }),
+  ),
+});
+
+export const MetricsHistoryQuerySchema = Type.Object(
+  { minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440, default: 60, description: 'How far back (at most 24 h)' })) },
+  { additionalProperties: false },
+);
+
+export type MetricsHistory = Static<typeof MetricsHistorySchema>;
 export type VersionInfoData = Static<typeof VersionInfo>;
 export type UpdateCheck = Static<typeof UpdateCheckSchema>;
 export type UpdateDownload = Static<typeof UpdateDownloadSchema>;

@@ -28,6 +28,19 @@ export function formatDateTime(iso: string | null | undefined): string {
   return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())} ${pad2(date.getHours())}:${pad2(date.getMinutes())}:${pad2(date.getSeconds())}`;
 }
 
+/**
+ * The zone every time on screen is shown in (the browser's), e.g.
+ * "Europe/Berlin (UTC+01:00)": an admin on the LAN may sit in another zone
+ * than the server, and the log and event times must be read right.
+ */
+export function localTimeZone(at: Date = new Date()): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time';
+  const offset = -at.getTimezoneOffset() || 0;
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return `${zone} (UTC${sign}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)})`;
+}
+
 /** "just now", "5 min ago", "3 h ago", "in 2 days" relative to `now`. */
 export function formatRelative(iso: string | null | undefined, now: number = Date.now()): string {
   if (!iso) return '—';

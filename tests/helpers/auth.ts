@@ -53,3 +53,11 @@ export async function bearerHeaders(core: AppCore, role: Role): Promise<{ author
   const { secret } = await core.area('auth').tokens.create({ name: `test-${role}-${process.pid}-${counter}`, role }, 'test');
   return { authorization: `Bearer ${secret}` };
 }
+
+/** A caller of `core`'s API as `role` (a bearer token), answering the status and the envelope's `data`. */
+export function apiCaller(core: AppCore, role: Role) {
+  return async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object): Promise<{ status: number; data: Record<string, unknown> }> => {
+    const res = await core.http.inject({ method, url: `/api/v1${url}`, headers: await bearerHeaders(core, role), ...(payload ? { payload } : {}) });
+    return { status: res.statusCode, data: (res.json() as { data: Record<string, unknown> }).data };
+  };
+}

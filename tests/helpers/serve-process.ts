@@ -22,10 +22,10 @@ export interface ServeProcess {
  * its URL once it says it is serving; rejects if it exits first or says
  * nothing within 20 s. The caller kills it.
  */
-export function startServe(args: readonly string[], env: Record<string, string> = {}): Promise<ServeProcess> {
+export function startServe(args: readonly string[], env: Record<string, string> = {}, cwd?: string): Promise<ServeProcess> {
   assertServeBuilt();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVE_JS, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [SERVE_JS, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
     let output = '';
     const timer = setTimeout(() => reject(Object.assign(new Error(`serve did not start: ${output}`), { child })), 20_000);
     for (const stream of [child.stdout, child.stderr]) {

@@ -216,7 +216,7 @@ export class BaselineRuns {
     this.deps.events.emit(
       {
         kind: 'baseline.run.started',
-        message: `baseline run ${row.id} started on host ${row.host_id}: ${row.baseline_name === '' ? 'no baseline' : `"${row.baseline_name}"`}, ${steps.length} script${steps.length === 1 ? '' : 's'}`,
+        message: `baseline run ${row.id} started on ${mac ?? 'host'} (#${row.host_id}): ${row.baseline_name === '' ? 'no baseline' : `"${row.baseline_name}"`}, ${steps.length} script${steps.length === 1 ? '' : 's'}`,
         host_id: row.host_id,
         ip,
         ...(mac !== null ? { mac } : {}),
@@ -232,7 +232,7 @@ export class BaselineRuns {
     this.deps.events.emit({
       kind: 'baseline.run.finished',
       level: row.status === 'failed' ? 'warn' : 'info',
-      message: `baseline run ${row.id} on host ${row.host_id} ${row.status}: ${abandoned ?? summary(row.results)}`,
+      message: `baseline run ${row.id} on ${mac ?? 'host'} (#${row.host_id}) ${row.status}: ${abandoned ?? summary(row.results)}`,
       host_id: row.host_id,
       ...(ip !== '' ? { ip } : {}),
       ...(mac !== null ? { mac } : {}),

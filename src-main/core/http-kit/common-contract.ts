@@ -21,6 +21,9 @@ export function StrictObject<P extends Record<string, TSchema>>(properties: P, o
 
 export const Timestamp = Type.String({ format: 'date-time' });
 
+/** Host group names (hosts' `group`, profiles' `default_for_groups`, settings' netboot.boot_loaders.groups): short words people type and filter by. */
+export const GROUP_PATTERN = '^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$';
+
 /** Roles, weakest first: viewer reads, operator also changes, admin also manages users, tokens and security. */
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];

@@ -2,6 +2,7 @@ import type { Archmap } from '../archmap.js';
 import type { ClientRequest } from './client-request.js';
 import type { DhcpOption } from './dhcp-codec.js';
 import { OPT } from '../dhcp-options.js';
+import { GRUB_CHAINS, loaderArchitectureOf, type BootLoader } from '../boot-loader-chains.js';
 
 /** The path of the iPXE entry script under the HTTP boot root (the boot chain serves it). */
 export const IPXE_ENTRY_PATH = 'ipxe/entry.ipxe';
@@ -15,6 +16,8 @@ export interface BootInfo {
   vendorClass: 'PXEClient' | 'HTTPClient' | null;
   /** The architecture name from the map, for events. */
   archName: string | null;
+  /** Which loader the file starts: iPXE (the map's files, iPXE's entry script) or the signed GRUB chain; null for a reservation's own file. */
+  loader: BootLoader | null;
 }
 
 export interface BootContext {
@@ -36,19 +39,26 @@ export function chooseBootInfo(client: ClientRequest, serverAddress: string, con
   const entry = client.arch === null ? undefined : context.archmap.lookup(client.arch);
   const archName = entry?.name ?? null;
   if (client.ipxe) {
-    return { kind: 'ipxe', file: `${context.httpBase(serverAddress)}/boot/${IPXE_ENTRY_PATH}`, vendorClass: client.pxe ? 'PXEClient' : null, archName };
+    return { kind: 'ipxe', file: `${context.httpBase(serverAddress)}/boot/${IPXE_ENTRY_PATH}`, vendorClass: client.pxe ? 'PXEClient' : null, archName, loader: 'ipxe' };
   }
   if (client.httpBoot) {
     const path = context.bootFileOverride ?? entry?.http_boot_url_path ?? entry?.boot_file ?? null;
     if (path === null) return null;
-    return { kind: 'http', file: `${context.httpBase(serverAddress)}/boot/${path}`, vendorClass: 'HTTPClient', archName };
+    return { kind: 'http', file: `${context.httpBase(serverAddress)}/boot/${path}`, vendorClass: 'HTTPClient', archName, loader: context.bootFileOverride === null ? 'ipxe' : null };
   }
   if (client.pxe) {
     // A PXE ROM that sends no option 93 is a BIOS one (PXE 2.1 predates RFC 4578).
     const fallback = client.arch === null ? context.archmap.lookup(0) : undefined;
-    const path = context.bootFileOverride ?? entry?.boot_file ?? fallback?.boot_file ?? null;
+    const name = archName ?? fallback?.name ?? null;
+    if (context.bootFileOverride !== null) return { kind: 'tftp', file: context.bootFileOverride, vendorClass: 'PXEClient', archName: name, loader: null };
+    // UEFI x64 and ARM64 machines get iPXE or the signed GRUB chain, per machine (boot-loader-chains.ts).
+    const architecture = loaderArchitectureOf(client.arch);
+    if (architecture !== null && context.archmap.loaderFor(client.mac, architecture).loader === 'grub') {
+      return { kind: 'tftp', file: GRUB_CHAINS[architecture].shim, vendorClass: 'PXEClient', archName: name, loader: 'grub' };
+    }
+    const path = entry?.boot_file ?? fallback?.boot_file ?? null;
     if (path === null) return null;
-    return { kind: 'tftp', file: path, vendorClass: 'PXEClient', archName: archName ?? fallback?.name ?? null };
+    return { kind: 'tftp', file: path, vendorClass: 'PXEClient', archName: name, loader: 'ipxe' };
   }
   return null;
 }

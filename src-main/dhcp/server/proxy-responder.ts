@@ -106,7 +106,7 @@ export class ProxyResponder {
         message: `proxyDHCP ${type === MSG.OFFER ? 'OFFER' : 'ACK'} to ${client.mac}: ${boot.file}`,
         mac: client.mac,
         ip: clientIp,
-        detail: { ...this.detail(client, context), boot_file: boot.file, boot_kind: boot.kind },
+        detail: { ...this.detail(client, context), boot_file: boot.file, boot_kind: boot.kind, loader: boot.loader },
       });
     }
   }

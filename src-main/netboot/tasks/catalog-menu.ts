@@ -10,7 +10,7 @@ import type { TemplateRenderer } from '../../templates/template-renderer.js';
 import type { CatalogEntryView, CatalogGroup, EntryFilesCheck, NetbootArch } from '../netboot-contract.js';
 import type { CatalogReader, ResolvedEntry } from '../netboot-ports.js';
 import { entryCmdlineData } from './cmdline-data.js';
-import { installerScript } from './installer-script.js';
+import { installerProgram, installerScript } from './installer-script.js';
 import { firmwareOf } from './task-boot.js';
 
 export interface CatalogMenuDeps {
@@ -88,8 +88,9 @@ export function catalogMenu(deps: CatalogMenuDeps): BootMenuSource {
           urls: null,
         });
         const cmdline = (await deps.templates.render(resolved.cmdline, { ...data, answer_argument: '' })).replace(/\s+/g, ' ').trim();
-        const script = installerScript({ taskId: null, label, loader: resolved.entry.loader, files: resolved.files, bootUrl: input.server.boot_url, cmdline });
-        return { ...base, reason_text: `chosen from the boot menu: the ${label} installer, interactive (no install task)`, script, error: null };
+        const installer = { taskId: null, label, loader: resolved.entry.loader, files: resolved.files, bootUrl: input.server.boot_url, cmdline };
+        const script = installerScript(installer);
+        return { ...base, reason_text: `chosen from the boot menu: the ${label} installer, interactive (no install task)`, script, program: installerProgram(installer), error: null };
       } catch (err) {
         if (!(err instanceof TemplateError || err instanceof AppError)) throw err;
         const message = errorMessage(err);

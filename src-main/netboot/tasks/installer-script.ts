@@ -2,6 +2,7 @@ import { IPXE_SHEBANG, ipxeSafeText } from '../../profiles/ipxe-syntax.js';
 import type { Loader } from '../netboot-contract.js';
 import type { ResolvedFile } from '../netboot-ports.js';
 import { ipxeKernelArguments } from './ipxe-cmdline.js';
+import type { BootProgram } from '../../boot-scripts/boot-program.js';
 
 /** Seconds the machine shows a failed download before the entry script retries. */
 export const INSTALLER_RETRY_SECONDS = 10;
@@ -76,6 +77,32 @@ export function installerScript(input: InstallerScriptInput): string {
       break;
   }
   return lines(...header, ...body, 'boot || goto bw-failed', ...failed());
+}
+
+/** Why an installer loader runs in iPXE only (GRUB machines are told). */
+const IPXE_ONLY_LOADERS: Readonly<Record<Exclude<Loader, 'linux'>, string>> = {
+  wimboot: 'Windows installers start through wimboot, which iPXE loads',
+  multiboot: 'multiboot images are loaded by iPXE',
+  efi: 'the installer is an EFI image that iPXE starts',
+};
+
+/**
+ * The same installer for a machine on GRUB (boot-scripts/boot-program.ts):
+ * a linux loader's kernel, initrds and command line; the other loaders
+ * only iPXE runs, which the machine is told.
+ */
+export function installerProgram(input: InstallerScriptInput): BootProgram {
+  const label = input.taskId === null ? `the ${input.label} installer` : `install task ${input.taskId} (${input.label})`;
+  const kernel = input.files.find((file) => file.role === 'kernel');
+  if (!kernel) return { kind: 'message', message: `${label}: the catalog entry names no kernel file`, retry: false };
+  if (input.loader !== 'linux') return { kind: 'ipxe_only', label, reason: IPXE_ONLY_LOADERS[input.loader] };
+  return {
+    kind: 'linux',
+    label,
+    kernel: servedFileUrl(input.bootUrl, kernel.served_path),
+    initrds: input.files.filter((file) => file.role === 'initrd').map((file) => servedFileUrl(input.bootUrl, file.served_path)),
+    cmdline: input.cmdline,
+  };
 }
 
 function failed(): string[] {

@@ -47,7 +47,15 @@ export function taskBootOverride(deps: TaskBootDeps): BootOverride {
     const latest = deps.tasks.latestForMac(input.mac);
     if (latest?.state === 'done' && latest.after_install === 'local_disk') {
       const reason = `install task ${latest.id} (${taskLabel(latest)}) is done: the machine boots its local disk`;
-      return { action: 'local', reason: 'netboot_task', reason_text: reason, script: localBootScript(reason), error: null, detail: { task_id: latest.id } };
+      return {
+        action: 'local',
+        reason: 'netboot_task',
+        reason_text: reason,
+        script: localBootScript(reason),
+        program: { kind: 'local', message: reason },
+        error: null,
+        detail: { task_id: latest.id },
+      };
     }
     return null;
   };
@@ -75,6 +83,7 @@ async function installerFor(deps: TaskBootDeps, row: TaskRow, input: BootOverrid
         ...base,
         reason_text: `${reasonText}, but ${reason}`,
         script: unsupportedFirmwareScript(row.id, reason),
+        program: { kind: 'message', message: `install task ${row.id} cannot start on this machine: ${reason}. The task stays pending.`, retry: false },
         error: null,
         detail: { ...detail, unsupported_firmware: firmware },
         served: async () => {
@@ -119,6 +128,7 @@ async function installerFor(deps: TaskBootDeps, row: TaskRow, input: BootOverrid
       ...base,
       reason_text: source.kind === 'image' ? `${reasonText}, from OS image ${source.image_id} (${source.image_name})` : reasonText,
       script,
+      program: deps.installer.program(row, installer, input.server),
       error: null,
       detail: { ...detail, boot_source: source.kind, ...(source.image_id !== null ? { image_id: source.image_id } : {}) },
       served: async () => {

@@ -4,7 +4,8 @@ import type { TemplateData } from '../../templates/template-engine.js';
 import type { TemplateRenderer } from '../../templates/template-renderer.js';
 import type { ResolvedEntry } from '../netboot-ports.js';
 import { entryCmdlineData } from './cmdline-data.js';
-import { installerScript, servedFileUrl } from './installer-script.js';
+import { installerProgram, installerScript, servedFileUrl, type InstallerScriptInput } from './installer-script.js';
+import type { BootProgram } from '../../boot-scripts/boot-program.js';
 import { taskLabel, type InstallTaskService } from './install-task-service.js';
 import { debianMirror, imageUrls, plannedFiles, substituteImageUrls, type LocalBootSources, type PlannedFile, type TaskBootPlan } from './task-boot-plan.js';
 import { taskUrls, type TaskUrls } from './task-urls.js';
@@ -79,15 +80,17 @@ export class TaskInstaller {
 
   /** The iPXE script of the installer; throws AppError VALIDATION_FAILED when the command line cannot be written in iPXE. */
   script(row: TaskRow, installer: Installer, server: TaskServer): string {
-    return installerScript({
-      taskId: row.id,
-      label: installer.label,
-      loader: installer.resolved.entry.loader,
-      files: installer.files,
-      bootUrl: server.boot_url,
-      cmdline: installer.cmdline,
-    });
+    return installerScript(scriptInput(row, installer, server));
   }
+
+  /** The same installer for machines on GRUB (boot-scripts/boot-program.ts). */
+  program(row: TaskRow, installer: Installer, server: TaskServer): BootProgram {
+    return installerProgram(scriptInput(row, installer, server));
+  }
+}
+
+function scriptInput(row: TaskRow, installer: Installer, server: TaskServer): InstallerScriptInput {
+  return { taskId: row.id, label: installer.label, loader: installer.resolved.entry.loader, files: installer.files, bootUrl: server.boot_url, cmdline: installer.cmdline };
 }
 
 /** The task's command-line variables: its machine, server, variables and answer URLs. */

@@ -2,6 +2,12 @@ import dgram from 'node:dgram';
 import { isIP } from 'node:net';
 import { isValidBmcAddress, isValidPort } from '../bmc-address.js';
 import { BmcError } from '../bmc-error.js';
+import { networkCause } from '../network-cause.js';
+
+/** A socket error as a BmcError with its plain cause (network-cause.ts). */
+function socketError(target: string, err: NodeJS.ErrnoException, during: string): BmcError {
+  return new BmcError('unreachable', `${target}: ${networkCause(err.code) ?? `${during} failed: ${err.message}`}`, { cause: err });
+}
 
 /** Whatever a check of a BMC datagram threw, as a BmcError (a decoder bug must not look like anything else). */
 function asBmcError(err: unknown, target: string): BmcError {
@@ -53,10 +59,7 @@ export class UdpExchange {
       }
     });
     socket.on('error', (err: NodeJS.ErrnoException) => {
-      const failure =
-        err.code === 'ECONNREFUSED'
-          ? new BmcError('unreachable', `${target}: connection refused (no IPMI service answers on this port)`)
-          : new BmcError('unreachable', `${target}: ${err.code ?? 'socket error'}: ${err.message}`);
+      const failure = socketError(target, err, 'the socket');
       this.failure = failure;
       const waiter = this.waiter;
       this.waiter = null;
@@ -87,10 +90,12 @@ export class UdpExchange {
       };
       const onAbort = () => settle(signal!.reason instanceof BmcError ? signal!.reason : new BmcError('timeout', `${target}: aborted`));
       // Stays for the socket's life: a late error after close or abort must find a listener.
-      socket.on('error', (err: NodeJS.ErrnoException) => settle(new BmcError('unreachable', `${target}: ${err.code === 'ENOTFOUND' ? 'the host name does not resolve' : err.message}`)));
+      socket.on('error', (err: NodeJS.ErrnoException) => settle(socketError(target, err, 'connecting')));
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        socket.connect(port, address, () => settle(null));
+        // Node reports a failed connect (no route, a name that does not resolve) to this callback, not as an
+        // 'error' event, and leaves the socket unconnected: going on would send without an address.
+        socket.connect(port, address, (err?: Error) => settle(err ? socketError(target, err as NodeJS.ErrnoException, 'connecting') : null));
       } catch (err) {
         settle(asBmcError(err, target));
       }
@@ -153,7 +158,7 @@ export class UdpExchange {
         if (!this.waiter) return;
         const waiter = this.waiter;
         this.waiter = null;
-        waiter.reject(new BmcError('unreachable', `${this.target}: send failed: ${err.message}`));
+        waiter.reject(socketError(this.target, err as NodeJS.ErrnoException, 'sending'));
       };
       try {
         this.socket.send(datagram, (err) => {

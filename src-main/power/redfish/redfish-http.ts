@@ -2,6 +2,7 @@ import type { ClientRequest } from 'node:http';
 import https from 'node:https';
 import { isValidBmcAddress, isValidPort } from '../bmc-address.js';
 import { BmcError } from '../bmc-error.js';
+import { networkCause } from '../network-cause.js';
 
 /** Largest response body we read from a BMC; Redfish resources are a few KB. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -33,7 +34,6 @@ const TLS_TRUST_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET']);
 
 function hostForUrl(address: string): string {
   return address.includes(':') ? `[${address}]` : address;
@@ -179,11 +179,8 @@ function requestError(target: string, err: NodeJS.ErrnoException): BmcError {
     return new BmcError('tls', `${target}: the TLS certificate is not trusted (${code}); set verify_tls to false to accept a self-signed certificate`);
   }
   if (code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || /SSL|TLS/i.test(err.message)) return new BmcError('tls', `${target}: TLS handshake failed: ${err.message}`);
-  if (NETWORK_CODES.has(code)) {
-    return new BmcError('unreachable', `${target}: ${code === 'ECONNREFUSED' ? 'connection refused (nothing listens on this port)' : code === 'ENOTFOUND' ? 'the host name does not resolve' : err.message}`);
-  }
   if (code.startsWith('HPE_')) return new BmcError('protocol', `${target}: malformed HTTP response (${code})`);
-  return new BmcError('unreachable', `${target}: ${err.message}`);
+  return new BmcError('unreachable', `${target}: ${networkCause(code) ?? err.message}`);
 }
 
 /** The message a Redfish error body carries (DSP0266 §9.6), if any. */

@@ -43,7 +43,7 @@ const notFound = () => new RequestRefusal(TFTP_ERROR.FILE_NOT_FOUND, TFTP_ERRORS
  * and read through that handle. Netascii content is converted in memory.
  */
 export async function openRequestSource(requested: string, client: TftpClient, options: SourceOptions): Promise<OpenedSource> {
-  const normalized = normalizeBootPath(requested);
+  const normalized = normalizeBootPath(fromTftpRoot(requested));
   if (!normalized.ok) {
     throw normalized.reason === 'forbidden' ? accessViolation() : notFound();
   }
@@ -69,6 +69,16 @@ export async function openRequestSource(requested: string, client: TftpClient, o
     throw confined.reason === 'forbidden' ? accessViolation() : notFound();
   }
   return openFileSource(confined.absolute, path, options);
+}
+
+/**
+ * A TFTP client sees the root as its whole file system: a leading `/` names
+ * the root, as in tftpd-hpa with --secure. GRUB asks this way (its prefix
+ * `/grub` gives `/grub/grub.cfg`, and `(tftp,<server>)/path` sends `/path`);
+ * what follows is checked as any other path (`..` stays refused).
+ */
+function fromTftpRoot(requested: string): string {
+  return requested.replace(/^\/+/, '');
 }
 
 /**

@@ -8,10 +8,11 @@ export type { Role } from '@contracts/auth';
 export type SessionInfo = SessionData;
 export type LoginResult = LoginResultData;
 
-/** The current session, or null when not logged in (the API answers 401). */
+/** The current session, or null when not logged in (`authenticated: false`; older servers answered 401). */
 export async function fetchSession(client: ApiClient): Promise<SessionInfo | null> {
   try {
-    return await authClient(client).session();
+    const session = await authClient(client).session();
+    return session.authenticated ? session : null;
   } catch (err) {
     if (isApiError(err) && err.status === 401) return null;
     throw err;

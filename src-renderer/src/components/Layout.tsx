@@ -4,7 +4,9 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { roleAllows } from '../api/roles.js';
 import { useAppState, useLiveEvents, useRole, useSession } from '../app-state.js';
 import { LiveEvents } from '../live/LiveEvents.js';
+import { localTimeZone } from '../format.js';
 import { NAVIGATION, NAV_ITEMS } from '../navigation.js';
+import { AlertCenter } from './AlertCenter.js';
 import { ChangePasswordModal } from './ChangePasswordModal.js';
 import { PasswordBanner } from './PasswordBanner.js';
 import { notifyError } from './notify.js';
@@ -91,7 +93,7 @@ function UserMenu() {
   );
 }
 
-/** Header, side navigation (a drawer below 768 px), and the page. */
+/** Header, side navigation (a drawer below 992 px: at 800 px, a tablet or the laptop's side window, the page gets the whole width), and the page. */
 export function Layout() {
   const [navOpen, nav] = useDisclosure(false);
   const role = useRole();
@@ -99,7 +101,7 @@ export function Layout() {
   const active = activeNavPath(location.pathname);
 
   return (
-    <AppShell header={{ height: 52 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !navOpen } }} padding="md">
+    <AppShell header={{ height: 52 }} navbar={{ width: 220, breakpoint: 'md', collapsed: { mobile: !navOpen } }} padding="md">
       <LiveEvents />
       <a className="skip-link" href="#main">
         Skip to content
@@ -107,12 +109,13 @@ export function Layout() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={navOpen} onClick={nav.toggle} hiddenFrom="sm" size="sm" aria-label={navOpen ? 'Close navigation' : 'Open navigation'} />
+            <Burger opened={navOpen} onClick={nav.toggle} hiddenFrom="md" size="sm" aria-label={navOpen ? 'Close navigation' : 'Open navigation'} />
             <Text component={Link} to="/" fw={700} size="lg" className="brand">
               Bootwright
             </Text>
           </Group>
           <Group gap="md" wrap="nowrap">
+            <AlertCenter />
             <LiveIndicator />
             <ThemeToggle />
             <UserMenu />
@@ -144,6 +147,9 @@ export function Layout() {
                 </div>
               );
             })}
+          <Text size="xs" c="dimmed" px="sm" pt="md" pb="xs" aria-label="Time zone of the times shown">
+            Times in {localTimeZone()}
+          </Text>
         </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>

@@ -1,7 +1,7 @@
 import { Checkbox, Group, Pagination, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ListResult } from '../api/api-client.js';
 import { EmptyState, LoadError, Loading } from './QueryState.js';
 import { PAGE_SIZES, type TableController } from './use-table-params.js';
@@ -38,6 +38,8 @@ export interface ServerTableProps<T> {
   rowActions?: (row: T) => ReactNode;
   /** Whether a search or filter is active (changes the empty message). */
   filtered?: boolean;
+  /** A row just created or saved (use-new-row): marked and scrolled into view when it is on this page. */
+  highlight?: RowKey | null;
 }
 
 /**
@@ -47,6 +49,14 @@ export interface ServerTableProps<T> {
  */
 export function ServerTable<T>(props: ServerTableProps<T>) {
   const { query, table, columns, selection } = props;
+  const container = useRef<HTMLDivElement>(null);
+  const highlighted = props.highlight ?? null;
+  const shown = query.data?.data;
+  useEffect(() => {
+    if (highlighted === null) return;
+    // Optional call: jsdom has no scrollIntoView.
+    container.current?.querySelector('tr[data-new]')?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, [highlighted, shown]);
   if (query.isPending) return <Loading label={`Loading ${props.label.toLowerCase()}…`} />;
   if (query.isError && !query.data) return <LoadError what={props.label.toLowerCase()} error={query.error} onRetry={() => void query.refetch()} />;
   const result = query.data;
@@ -68,7 +78,7 @@ export function ServerTable<T>(props: ServerTableProps<T>) {
   return (
     <>
       {query.isError && <LoadError what={props.label.toLowerCase()} error={query.error} onRetry={() => void query.refetch()} />}
-      <Table.ScrollContainer minWidth={720}>
+      <Table.ScrollContainer minWidth={720} ref={container}>
         <Table striped highlightOnHover verticalSpacing="xs" aria-busy={query.isFetching || undefined}>
           <caption className="visually-hidden">{props.label}</caption>
           <Table.Thead>
@@ -104,7 +114,7 @@ export function ServerTable<T>(props: ServerTableProps<T>) {
             {rows.map((row) => {
               const key = props.rowKey(row);
               return (
-                <Table.Tr key={key}>
+                <Table.Tr key={key} data-new={key === highlighted || undefined} className={key === highlighted ? 'row-new' : undefined}>
                   {selection && (
                     <Table.Td>
                       <Checkbox

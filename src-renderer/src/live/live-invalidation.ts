@@ -30,6 +30,7 @@ const INVALIDATES: readonly [prefix: string, keys: QueryKey[]][] = [
   ['netboot.cache.', [['netboot', 'check-files'], ['netboot', 'cache']]],
   ['baseline.', [['baselines']]],
   ['store.', [['store']]],
+  ['bootloader.check.', [['tftp', 'bootloaders'], ['alerts']]],
   ['script.', [['scripts']]],
   ['host.inventory.', [['baselines', 'runs']]],
   // Progress events only move bars (the pages read them from the live store); the others change an image or the uploads.

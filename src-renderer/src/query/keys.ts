@@ -4,6 +4,8 @@
  */
 export const keys = {
   status: ['status'] as const,
+  alerts: ['alerts'] as const,
+  metricsHistory: ['metrics', 'history'] as const,
   version: ['version'] as const,
   firstRun: ['system', 'first-run'] as const,
   services: ['services'] as const,
@@ -27,10 +29,12 @@ export const keys = {
   hosts: ['hosts'] as const,
   host: (id: number) => ['hosts', 'one', id] as const,
   bootConfig: (id: number) => ['hosts', 'boot-config', id] as const,
+  hostGroups: ['hosts', 'groups'] as const,
   /** Boot timelines: built from events, so live-invalidation refreshes them on the boot path's events. */
   bootTimelines: ['boot-timeline'] as const,
   hostTimeline: (id: number) => ['boot-timeline', 'host', id] as const,
   bootingNow: ['boot-timeline', 'now'] as const,
+  hostSummary: ['hosts', 'summary'] as const,
   profiles: ['profiles'] as const,
   profile: (id: number) => ['profiles', 'one', id] as const,
   versions: (id: number) => ['profiles', 'versions', id] as const,

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../helpers/auth.js';
-import { CHROMIUM, launchChromium, openPage, screenshot, SCREENSHOTS, signIn } from './page-kit.js';
+import { CHROMIUM, launchChromium, openPage, screenshot, SCREENSHOTS, signIn, watchPageProblems } from './page-kit.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
 import { loopbackNic } from './dns-client.js';
 
@@ -41,7 +41,7 @@ describe.skipIf(skip)('OS images and files in a browser', () => {
   let base: string;
   let isoPath = '';
   let imageUrl = '';
-  const pageProblems: string[] = [];
+  let pageProblems: string[] = [];
 
   const shot = (name: string) => screenshot(page, name);
 
@@ -66,15 +66,7 @@ describe.skipIf(skip)('OS images and files in a browser', () => {
     admin = await createUser(test.core, 'admin');
     profile = await tempDir('bootwright-chromium-images-');
     ({ context, page } = await launchChromium(profile.dir));
-    // The console's "Failed to load resource" names no URL: record which request failed (400/401/409 are provoked on purpose).
-    page.on('response', (response) => {
-      if (response.status() >= 400 && ![400, 401, 409].includes(response.status())) pageProblems.push(`response: ${response.status()} ${response.request().method()} ${response.url()}`);
-    });
-    page.on('pageerror', (error) => pageProblems.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      // The overwrite question is a 409 the test provokes on purpose.
-      if (message.type() === 'error' && !/status of (400|401|409)\b/.test(message.text())) pageProblems.push(`console: ${message.text()}`);
-    });
+    pageProblems = watchPageProblems(page, [400, 401, 409]);
     await signIn(page, base, admin);
   }, 60_000);
 

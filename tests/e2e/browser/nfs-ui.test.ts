@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../helpers/auth.js';
-import { CHROMIUM, launchChromium, openPage, screenshot, SCREENSHOTS, signIn } from './page-kit.js';
+import { CHROMIUM, launchChromium, openPage, screenshot, SCREENSHOTS, signIn, watchPageProblems } from './page-kit.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
 import { freeUdpTcpPort, loopbackNic } from './dns-client.js';
 
@@ -43,7 +43,7 @@ describe.skipIf(skip)('the NFS page in a browser', () => {
   let base: string;
   let nfsPort = 0;
   let mountPort = 0;
-  const pageProblems: string[] = [];
+  let pageProblems: string[] = [];
 
   const shot = (name: string) => screenshot(page, name);
 
@@ -66,13 +66,7 @@ describe.skipIf(skip)('the NFS page in a browser', () => {
     admin = await createUser(test.core, 'admin');
     profile = await tempDir('bootwright-chromium-nfs-');
     ({ context, page } = await launchChromium(profile.dir));
-    page.on('response', (response) => {
-      if (response.status() >= 400 && ![400, 401].includes(response.status())) pageProblems.push(`response: ${response.status()} ${response.request().method()} ${response.url()}`);
-    });
-    page.on('pageerror', (error) => pageProblems.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/status of (400|401)\b/.test(message.text())) pageProblems.push(`console: ${message.text()}`);
-    });
+    pageProblems = watchPageProblems(page);
     await signIn(page, base, admin);
   }, 60_000);
 
@@ -102,7 +96,7 @@ describe.skipIf(skip)('the NFS page in a browser', () => {
     await form.getByRole('button', { name: 'Save NFS settings' }).click();
     await page.getByText('NFS settings saved.').waitFor();
     const header = page.getByRole('region', { name: 'NFS service' });
-    await header.getByText('running').waitFor({ timeout: 20_000 });
+    await header.getByText('running', { exact: true }).waitFor({ timeout: 20_000 });
     await page.getByRole('group', { name: 'Listening on' }).getByText(new RegExp(`:${nfsPort}$`)).first().waitFor({ timeout: 20_000 });
   }, 60_000);
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -48,4 +49,36 @@ export async function launchChromium(profileDir: string): Promise<{ context: Bro
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(15_000);
   return { context, page };
+}
+
+/**
+ * What is wrong with the layout of the page shown now, in words (issue 18,
+ * 800 px): the page scrolls sideways; a pinned actions cell lies over another
+ * cell of its row (the table overflows under it); a table cell or badge cuts
+ * its text ("3(" for a TTL) or a badge its word; the page is absurdly long (text wrapping a few
+ * letters per line). Empty when the layout is sound.
+ */
+export async function layoutProblems(page: Page, maxHeight = 8000): Promise<string[]> {
+  const check = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'layout-check.browser.js'), 'utf8');
+  const problems: unknown = await page.evaluate(`(${check.replace(/^\/\/.*\n/gm, '')})(${maxHeight})`);
+  return problems as string[];
+}
+
+/**
+ * Collects what goes wrong in `page` into the returned list: failed requests
+ * (with their URL: the console's "Failed to load resource" names none),
+ * script errors and console errors. `provoked` are the statuses a test causes
+ * on purpose (a wrong password, a bad field, an overwrite question).
+ */
+export function watchPageProblems(page: Page, provoked: readonly number[] = [400, 401]): string[] {
+  const problems: string[] = [];
+  const statuses = new RegExp(`status of (${provoked.join('|')})\\b`);
+  page.on('response', (response) => {
+    if (response.status() >= 400 && !provoked.includes(response.status())) problems.push(`response: ${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !statuses.test(message.text())) problems.push(`console: ${message.text()}`);
+  });
+  return problems;
 }

@@ -3,7 +3,7 @@
  * headless Bootwright inside a namespace made by this test. Topology:
  *
  *   root ns (this test) ──veth──► ns "lan": Bootwright (br0 10.93.0.1/24, API on the veth)
- *                                   └─ br0 ─┬─ tapB (BIOS VM) ─ tapU (UEFI VM) ─ tapL (linux VM) ─ tapP (proxy VM)
+ *                                   └─ br0 ─┬─ tapB (BIOS VM) ─ tapU (UEFI iPXE VM) ─ tapG (UEFI GRUB VM) ─ tapL (linux VM) ─ tapP (proxy VM)
  *                                           └─ veth ─ ns "isp": dnsmasq, the LAN's DHCP server (proxy case only)
  *
  * Every packet stays inside the test's namespaces, except the API calls to the
@@ -14,7 +14,7 @@ import { copyFile, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetLab, Netns } from '../../helpers/netns.js';
-import type { NetnsServer } from '../../helpers/netns-server.js';
+import type { EventRow, NetnsServer } from '../../helpers/netns-server.js';
 import { DEBIAN_INSTALLER as INSTALLER, bootMachine as startMachine, powerOff, skipQemuTest, startPxeLab, type PxeLab } from '../../helpers/qemu-machine.js';
 
 const BOOT_TIMEOUT_MS = 150_000;
@@ -84,20 +84,50 @@ describe.skipIf(skip)('real PXE clients in QEMU', () => {
     }
   }, BOOT_TIMEOUT_MS + 30_000);
 
-  it('boots a UEFI x64 client (OVMF): PXE → ipxe.efi over TFTP → entry script → profile script', async () => {
+  it('boots a UEFI x64 client on the iPXE loader (OVMF): PXE → ipxe.efi over TFTP → entry script → profile script', async () => {
     const mac = '52:54:00:e2:e0:02';
-    await createHost(mac, holdProfile, 'uefi-e2e');
+    await server.must('POST', '/hosts', { mac, hostname: 'uefi-e2e', profile_id: holdProfile, boot_loader: 'ipxe' });
     const machine = await bootMachine('U', mac, 'uefi');
     try {
       const served = await server.waitForEvent('boot.script_served', (event) => event.mac === mac);
       // OVMF's own PXE client fetched ipxe.efi over TFTP (arch 7); that iPXE then asked for the entry script.
-      expect(served.detail).toMatchObject({ profile_id: holdProfile, platform: 'efi', arch: 'x86_64' });
+      expect(served.detail).toMatchObject({ profile_id: holdProfile, platform: 'efi', arch: 'x86_64', loader: 'ipxe' });
       const tftp = await server.waitForEvent('tftp.transfer.completed', (event) => event.ip === served.ip && String(event.detail?.file).endsWith('ipxe.efi'), 10_000);
       expect(tftp.detail?.bytes).toBeGreaterThan(100_000);
     } finally {
       powerOff(machine);
     }
   }, BOOT_TIMEOUT_MS + 30_000);
+
+  it('UEFI x64 on the default loader (GRUB, Secure Boot off) with an iPXE-only profile: the machine says it needs iPXE and what to change', async () => {
+    const mac = '52:54:00:e2:e0:05';
+    await createHost(mac, holdProfile, 'uefi-grub-e2e');
+    let serial = '';
+    const machine = await startMachine(lan, 'br0', { name: 'G', mac, firmware: 'uefi', workDir: work, onSerial: (text) => (serial += text) });
+    machines.push(machine);
+    // GRUB's console wraps and draws with escape sequences: read it as one line.
+    // eslint-disable-next-line no-control-regex
+    const flat = () => serial.replace(/\u001b\[[0-9;:?]*[A-Za-z]/g, '').replace(/[\r\n]+/g, '');
+    try {
+      // The shipped default sends UEFI x64 PXE clients the signed chain; the hold profile is an iPXE script,
+      // which GRUB cannot run: its configuration says so (GRUB does not hand over to iPXE: Debian's iPXE
+      // found no network device after Debian's GRUB used the card, "No more network devices").
+      const served = await server.waitForEvent('boot.script_served', (event) => event.mac === mac);
+      expect(served.detail).toMatchObject({ profile_id: holdProfile, platform: 'efi', arch: 'x86_64', loader: 'grub' });
+      await server.waitFor('the machine to say why', async () => (/which cannot run it/.test(flat()) ? true : undefined), BOOT_TIMEOUT_MS);
+      // GRUB wraps at 80 columns (a space at the wrap is lost in the flattened text).
+      expect(flat()).toMatch(/needs iPXE: it is a hand-written iPXE script.*Set the host's boot loader\s?to iPXE/);
+      const files = (await server.must<EventRow[]>('GET', '/events?kind=tftp.transfer.completed&size=500'))
+        .filter((event) => event.ip === served.ip)
+        .map((event) => String(event.detail?.file).replace(/^\/+/, ''));
+      for (const file of ['shimx64.efi', 'grubx64.efi', 'grub/grub.cfg', `grub/host/x86_64/${mac}.cfg`]) expect(files, file).toContain(file);
+      expect(files).not.toContain('snponly.efi');
+      const ipxe = (await server.must<EventRow[]>('GET', '/events?kind=boot.script_served&size=500')).filter((event) => event.mac === mac && event.detail?.loader === 'ipxe');
+      expect(ipxe).toEqual([]);
+    } finally {
+      powerOff(machine);
+    }
+  }, BOOT_TIMEOUT_MS * 2 + 30_000);
 
   it('loads a linux profile\'s kernel and initrd completely over HTTP', async () => {
     const bootDir = path.join(work, 'data', 'boot', 'e2e');

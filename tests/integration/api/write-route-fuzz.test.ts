@@ -55,7 +55,7 @@ const EXCLUDED: Record<string, string> = {
  * loopback (enforced below, see `ROUTE_POLICIES`):
  * - services start/restart would bind DHCP/DNS/TFTP on this machine's real
  *   interfaces: the lifecycle routes only get the `stop` action (and hostile
- *   action spellings), and `enabled` of the DNS/TFTP settings is pinned false;
+ *   action spellings), and `enabled` of the DNS/TFTP/NFS settings is pinned false;
  *   after every request the fuzzer checks no service but HTTP runs;
  * - the fuzzer's own admin user is never a target of PUT/DELETE /users/{id}
  *   (disabling, demoting or deleting it would end the run);
@@ -419,6 +419,7 @@ const ROUTE_POLICIES: Record<string, RoutePolicy> = {
   'DELETE /api/v1/leases/{mac}': { beforeCase: restoreSeededLeases },
   'PUT /api/v1/services/dns': { pinned: { enabled: false } },
   'PUT /api/v1/services/tftp': { pinned: { enabled: false } },
+  'PUT /api/v1/services/nfs': { pinned: { enabled: false } },
   // The rogue-DHCP probe broadcasts a DISCOVER out of the named interface: only ever at one the fixtures do not have (404, no I/O).
   'POST /api/v1/dhcp/probe': { pinned: { interface: 'no-such-nic0', timeout_ms: 100 } },
   'PUT /api/v1/settings': { pinned: {} },

@@ -73,6 +73,29 @@ describe('audit log', () => {
     });
   });
 
+  it('names the object a change was about: the new id of a create, its name or host name, a DNS record with its type', async () => {
+    const { t } = await openCore();
+    const post = (url: string, payload: Record<string, unknown>) => t.core.http.inject({ method: 'POST', url, headers: { ...as('operator:olivia'), 'content-type': 'application/json' }, payload });
+    const host = await post('/api/v1/hosts', { mac: '52:54:00:ad:00:01', hostname: 'web01' });
+    expect(host.statusCode, host.body).toBe(201);
+    const hostId = String(host.json<{ data: { id: number } }>().data.id);
+    const record = await post('/api/v1/dns/records', { name: 'www', type: 'A', value: '10.20.0.5' });
+    expect(record.statusCode, record.body).toBe(201);
+    const refused = await post('/api/v1/hosts', { mac: '52:54:00:ad:00:01', hostname: 'again' });
+    expect(refused.statusCode).toBe(409);
+    const removed = await t.core.http.inject({ method: 'DELETE', url: `/api/v1/hosts/${hostId}`, headers: as('operator:olivia') });
+    expect(removed.statusCode).toBeLessThan(300);
+
+    const { data } = await auditList(t);
+    const byAction = (action: string) => data.filter((entry) => entry.action === action);
+    expect(byAction('hosts.create').map((entry) => [entry.outcome, entry.resource_id, entry.detail?.['name'] ?? null])).toEqual([
+      ['failure', null, null],
+      ['success', hostId, 'web01'],
+    ]);
+    expect(byAction('dns.records.create')[0]?.detail).toEqual({ name: 'www (A)' });
+    expect(byAction('hosts.delete')[0]).toMatchObject({ resource_id: hostId });
+  });
+
   it('records refused requests (no principal, too weak a role) as failures', async () => {
     const { t } = await openCore();
     await t.core.http.inject({ method: 'POST', url: '/api/v1/services/dns/start', headers: as('none') });

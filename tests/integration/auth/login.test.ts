@@ -72,6 +72,7 @@ describe('login, session and logout over HTTP', () => {
     const session = await fetch(`${core.core.url()}/api/v1/auth/session`, { headers: { cookie } });
     expect(session.status).toBe(200);
     expect(((await session.json()) as Envelope).data).toEqual({
+      authenticated: true,
       user: { id: user.id, username, role: 'viewer' },
       role: 'viewer',
       expires_at: expect.any(String),
@@ -87,17 +88,18 @@ describe('login, session and logout over HTTP', () => {
     expect(cookieAttributes(cleared).some((a) => a === 'max-age=0' || a.startsWith('expires=thu, 01 jan 1970'))).toBe(true);
 
     const after = await fetch(`${core.core.url()}/api/v1/auth/session`, { headers: { cookie } });
-    expect(after.status).toBe(401);
-    expect(await after.json()).toMatchObject({ success: false, code: 'UNAUTHENTICATED' });
+    expect(after.status).toBe(200);
+    expect(await after.json()).toMatchObject({ success: true, data: { authenticated: false } });
     expect((await fetch(`${core.core.url()}/api/v1/services`, { headers: { cookie } })).status).toBe(401);
   });
 
-  it('answers 401 with the envelope for no session and for a made-up one', async () => {
+  it('answers "not authenticated" (200, not a 401 the browser logs as an error) for no session and for a made-up one; other routes still 401', async () => {
     const core = await started();
-    for (const headers of [{}, { cookie: 'bootwright_session=not-a-session' }] as Record<string, string>[]) {
+    for (const headers of [{}, { cookie: 'bootwright_session=not-a-session' }, { authorization: 'Bearer bw_not-a-token' }] as Record<string, string>[]) {
       const response = await fetch(`${core.core.url()}/api/v1/auth/session`, { headers });
-      expect(response.status).toBe(401);
-      expect(await response.json()).toMatchObject({ success: false, code: 'UNAUTHENTICATED', error: expect.any(String) });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ success: true, data: { authenticated: false, reason: 'no valid session or API token: log in (POST /api/v1/auth/login)' } });
+      expect((await fetch(`${core.core.url()}/api/v1/services`, { headers })).status).toBe(401);
     }
   });
 

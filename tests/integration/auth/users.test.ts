@@ -19,7 +19,7 @@ describe('/users', () => {
     const created = await call('POST', '/api/v1/users', { username: 'Frank', password: 'frank-password', role: 'viewer' });
     expect(created.statusCode).toBe(201);
     const frank = created.json().data as { id: number };
-    expect(created.json().data).toMatchObject({ username: 'Frank', role: 'viewer', disabled: false });
+    expect(created.json().data).toMatchObject({ username: 'Frank', role: 'viewer', disabled: false, last_login_at: null });
 
     expect((await call('GET', `/api/v1/users/${frank.id}`)).json().data.username).toBe('Frank');
     const list = await call('GET', '/api/v1/users?q=fra&sort=-id');
@@ -30,6 +30,9 @@ describe('/users', () => {
     expect(updated.statusCode).toBe(200);
     expect(updated.json().data.role).toBe('operator');
     await loginAs(t.core, 'frank', 'frank-new-password');
+    // The users list says when each one last logged in.
+    const lastLogin = (await call('GET', `/api/v1/users/${frank.id}`)).json().data.last_login_at as string;
+    expect(Date.now() - Date.parse(lastLogin)).toBeLessThan(60_000);
 
     const removed = await call('DELETE', `/api/v1/users/${frank.id}`);
     expect(removed.statusCode).toBe(200);
@@ -76,7 +79,7 @@ describe('/users', () => {
     const { user, username, password } = await createUser(t.core, 'viewer');
     const session = await loginAs(t.core, username, password);
     await call('PUT', `/api/v1/users/${user.id}`, { disabled: true });
-    expect((await call('GET', '/api/v1/auth/session', undefined, session)).statusCode).toBe(401);
+    expect((await call('GET', '/api/v1/auth/session', undefined, session)).json()).toMatchObject({ data: { authenticated: false } });
   });
 
   it('keeps the admin\'s own session when an admin sets their own password', async () => {
@@ -85,7 +88,7 @@ describe('/users', () => {
     const other = await loginAs(t.core, username, password);
     expect((await call('PUT', `/api/v1/users/${user.id}`, { password: 'admin-new-password' }, mine)).statusCode).toBe(200);
     expect((await call('GET', '/api/v1/auth/session', undefined, mine)).statusCode).toBe(200);
-    expect((await call('GET', '/api/v1/auth/session', undefined, other)).statusCode).toBe(401);
+    expect((await call('GET', '/api/v1/auth/session', undefined, other)).json()).toMatchObject({ data: { authenticated: false } });
   });
 
   it('is admin-only', async () => {
@@ -109,7 +112,7 @@ describe('/users', () => {
       expect(changed.statusCode).toBe(200);
       expect(changed.body).not.toContain('password_hash');
       expect((await call('GET', '/api/v1/auth/session', undefined, current)).statusCode).toBe(200);
-      expect((await call('GET', '/api/v1/auth/session', undefined, other)).statusCode).toBe(401);
+      expect((await call('GET', '/api/v1/auth/session', undefined, other)).json()).toMatchObject({ data: { authenticated: false } });
       await loginAs(t.core, username, 'brand-new-pass');
     });
 

@@ -56,6 +56,11 @@ function transferEvents(name: string): AppEvent[] {
   return t.core.kernel.events.all().filter((event) => event.kind.startsWith('http.transfer.') && (event.detail as { file?: string }).file === `images/${name}`);
 }
 
+/** bootwright_http_boot_bytes_sent_total now, as a number. */
+async function bytesSent(): Promise<number> {
+  return (await t.core.kernel.metrics.registry.getSingleMetric('bootwright_http_boot_bytes_sent_total')!.get()).values[0]?.value ?? 0;
+}
+
 /** Waits for at least `count` transfer events of one file and returns them all. */
 async function eventsFor(name: string, count: number): Promise<AppEvent[]> {
   await waitFor(() => transferEvents(name).length >= count);
@@ -257,10 +262,23 @@ describe('HTTP boot over sendfile(2)', () => {
     await expect.poll(async () => (await count('206')) - partial).toBe(1);
   });
 
+  it('adds the body bytes of whole transfers to bootwright_http_boot_bytes_sent_total (the dashboard\'s HTTP throughput)', async () => {
+    const before = await bytesSent();
+    const whole = await download(`${base}/images/initrd.img`);
+    const ranged = await download(`${base}/images/initrd.img`, { headers: { range: 'bytes=100-199' } });
+    expect(ranged.body.length).toBe(100);
+    await expect.poll(async () => (await bytesSent()) - before).toBe(whole.body.length + 100);
+  });
+
   it.runIf(hasProcFd)('reports a client that aborts mid-transfer as failed and closes every descriptor', async () => {
     // One warm-up download, so lazily opened descriptors (the addon, the event log) are in the baseline.
+    const helloDone = () => t.core.kernel.events.all().filter((event) => event.kind === 'http.transfer.completed' && (event.detail as { file?: string }).file === 'hello.ipxe').length;
+    const warmUps = helloDone();
     await download(`${base}/hello.ipxe`);
+    // Its bytes are counted when the transfer settles, which may be after the client has them.
+    await waitFor(() => helloDone() > warmUps);
     const baseline = await openDescriptors();
+    const bytesBefore = await bytesSent();
     for (let i = 0; i < 5; i++) {
       const { abort } = await startDownload(`${base}/images/abort.img`);
       abort();
@@ -270,6 +288,8 @@ describe('HTTP boot over sendfile(2)', () => {
     for (const event of events) {
       expect(event).toMatchObject({ kind: 'http.transfer.failed', level: 'warn', detail: { bytes: HUGE_BYTES, method: NATIVE_METHOD } });
     }
+    // An aborted transfer adds nothing to the delivered bytes.
+    expect(await bytesSent()).toBe(bytesBefore);
     // File descriptors and the addon's duplicated sockets are all closed again (and no SIGPIPE took the process down).
     await expect.poll(openDescriptors, { timeout: 5000 }).toBeLessThanOrEqual(baseline);
     expect(sha256((await download(`${base}/images/initrd.img`)).body)).toBe(BIG_SHA);

@@ -170,7 +170,8 @@ describe('/dhcp/reservations', () => {
     expect(dupIp.body.details?.[0]?.field).toBe('body.ip');
     const outside = await api('POST', '/dhcp/reservations', { mac: '52:54:00:00:00:03', ip: '192.168.9.9' });
     expect(outside.status).toBe(400);
-    expect(outside.body.error).toMatch(/outside every configured DHCP subnet/);
+    expect(outside.body.error).toMatch(/outside every configured DHCP subnet \(10\.50\.0\.0\/24\)/);
+    expect(outside.body.details?.[0]?.field).toBe('body.ip');
     expect((await api('POST', '/dhcp/reservations', { mac: '52:54:00:00:00:04', ip: '10.50.0.1' })).status).toBe(400);
     expect((await api('GET', '/dhcp/reservations')).body.meta?.total).toBe(1);
   });
@@ -263,7 +264,7 @@ describe('/leases', () => {
     expect((all.body.data as { ip: string }[])[0]?.ip).toBe('10.50.0.101');
     expect((await api('GET', '/leases?state=expired')).body.meta?.total).toBe(1);
     expect((await api('GET', '/leases?state=active&subnet=10.60.0.0/24')).body.data).toEqual([expect.objectContaining({ mac: lease(7).mac, subnet: '10.60.0.0/24', hostname: null })]);
-    expect((await api('GET', '/leases?q=pc3')).body.data).toEqual([expect.objectContaining({ hostname: 'pc3', state: 'active', arch: 7, reserved: false })]);
+    expect((await api('GET', '/leases?q=pc3')).body.data).toEqual([expect.objectContaining({ hostname: 'pc3', state: 'active', arch: 7, arch_name: 'x64 UEFI', reserved: false })]);
     expect((await api('GET', `/leases?q=${lease(1).mac}`)).body.data).toEqual([expect.objectContaining({ reserved: true })]);
     const page = await api('GET', '/leases?sort=-ip&size=2&page=2');
     expect((page.body.data as { ip: string }[]).map((l) => l.ip)).toEqual(['10.50.0.105', '10.50.0.104']);

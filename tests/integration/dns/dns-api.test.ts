@@ -76,13 +76,17 @@ describe('/dns/records', () => {
 
   it('409 for exact duplicates and for a CNAME sharing its name', async () => {
     expect((await call('POST', '/dns/records', { name: 'dup', type: 'A', value: '10.0.0.9' })).status).toBe(201);
-    expect((await call('POST', '/dns/records', { name: 'DUP', type: 'A', value: '10.0.0.9', ttl: 10 })).status).toBe(409);
+    const duplicate = await call('POST', '/dns/records', { name: 'DUP', type: 'A', value: '10.0.0.9', ttl: 10 });
+    expect(duplicate.status).toBe(409);
+    // Named, not "record 9": the record it clashes with, by name, type and value.
+    expect(JSON.stringify(duplicate.body)).toMatch(/the A record dup → 10\.0\.0\.9 \(#\d+\)/);
     expect((await call('POST', '/dns/records', { name: 'dup', type: 'A', value: '10.0.0.9', subnet: '10.0.0.0/8' })).status).toBe(201);
     expect((await call('POST', '/dns/records', { name: 'dup', type: 'CNAME', value: 'other' })).status).toBe(409);
     expect((await call('POST', '/dns/records', { name: 'cn', type: 'CNAME', value: 'dup' })).status).toBe(201);
     const clash = await call('POST', '/dns/records', { name: 'cn', type: 'TXT', value: 'x' });
     expect(clash.status).toBe(409);
     expect(clash.body.code).toBe('CONFLICT');
+    expect(JSON.stringify(clash.body)).toMatch(/the CNAME record cn → dup \(#\d+\) already uses this name/);
   });
 
   it('is readable by viewers only; mutations need an operator', async () => {

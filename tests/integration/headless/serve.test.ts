@@ -13,8 +13,8 @@ afterEach(() => {
 });
 
 /** Starts the headless server (killed after each test) and resolves with its URL once it says it is serving. */
-async function startServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
-  const started = startServeProcess(args, env);
+async function startServe(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<ServeProcess> {
+  const started = startServeProcess(args, env, cwd);
   // Registered for cleanup even when the start fails (the error carries the child).
   started.catch((err: { child?: ChildProcess }) => err.child && children.push(err.child));
   const serve = await started;
@@ -27,10 +27,11 @@ function exitOf(child: ChildProcess): Promise<number | null> {
 }
 
 describe('headless entry (node dist/main/serve.js)', () => {
-  it('serves the API with flags, stops cleanly on SIGTERM and leaves a flushed store', async () => {
+  it('serves the API with flags, stops cleanly on SIGTERM and leaves a flushed store and its log file, from a foreign working directory', async () => {
     const data = await tempDir();
     try {
-      const { child, url } = await startServe(['--data-dir', data.dir, '--listen', '127.0.0.1:0', '--log-level', 'info']);
+      // The working directory holds no package.json (a systemd unit's WorkingDirectory=/var/lib/bootwright): the log file is still written.
+      const { child, url } = await startServe(['--data-dir', data.dir, '--listen', '127.0.0.1:0', '--log-level', 'info'], {}, data.dir);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const doc = await fetch(`${url}/api/v1/openapi.json`);
       expect(doc.status).toBe(200);

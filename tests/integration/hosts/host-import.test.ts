@@ -55,17 +55,17 @@ describe('POST /hosts/import', () => {
     const before = hostCount();
     const res = await csv(
       [
-        'mac,hostname,ip,profile,group,tags,description,arch,enabled',
-        `52-54-01-AA-00-01,Node01,10.88.1.1,rack installer,rack-a,gpu;ib,first node,x86_64,yes`,
-        `52:54:01:aa:00:02,node02,,,rack-a,,,,no`,
+        'mac,hostname,ip,profile,group,tags,description,arch,enabled,boot_loader',
+        `52-54-01-AA-00-01,Node01,10.88.1.1,rack installer,rack-a,gpu;ib,first node,x86_64,yes,iPXE`,
+        `52:54:01:aa:00:02,node02,,,rack-a,,,,no,`,
       ].join('\n'),
     );
     expect(res.status, res.body.error).toBe(201);
     expect(res.body.data).toMatchObject({ rows: 2, created: 2, updated: 0, problems: [], dry_run: false });
     expect(hostCount()).toBe(before + 2);
     const one = t.core.area('hosts').findByMac('52:54:01:aa:00:01');
-    expect(one).toMatchObject({ hostname: 'node01', ip: '10.88.1.1', profile_id: profileId, group: 'rack-a', tags: ['gpu', 'ib'], description: 'first node', arch: 'x86_64', enabled: true });
-    expect(t.core.area('hosts').findByMac('52:54:01:aa:00:02')).toMatchObject({ ip: null, enabled: false, tags: [] });
+    expect(one).toMatchObject({ hostname: 'node01', ip: '10.88.1.1', profile_id: profileId, group: 'rack-a', tags: ['gpu', 'ib'], description: 'first node', arch: 'x86_64', enabled: true, boot_loader: 'ipxe' });
+    expect(t.core.area('hosts').findByMac('52:54:01:aa:00:02')).toMatchObject({ ip: null, enabled: false, tags: [], boot_loader: null });
     expect(t.core.area('dhcp').reservations.forHost(one!.id)).toMatchObject({ ip: '10.88.1.1', mac: '52:54:01:aa:00:01', host_id: one!.id });
   });
 
@@ -95,12 +95,12 @@ describe('POST /hosts/import', () => {
 
   it('one bad row refuses all, reporting every problem with its row, line and field', async () => {
     const hosts = hostCount();
-    const text = ['mac,hostname,ip,enabled,profile_id', `${mac(0x300)},ok1,,,`, `not-a-mac,bad_name!,,maybe,`, `${mac(0x302)},,10.88.3.3,,99999`].join('\n');
+    const text = ['mac,hostname,ip,enabled,profile_id,boot_loader', `${mac(0x300)},ok1,,,,`, `not-a-mac,bad_name!,,maybe,,pxelinux`, `${mac(0x302)},,10.88.3.3,,99999,`].join('\n');
     const dry = await call('POST', '/hosts/import?dry_run=true', text, 'text/csv');
     expect(dry.status).toBe(200);
     expect(dry.body.data.problem_count).toBe(dry.body.data.problems.length);
     const fields = dry.body.data.problems.map((p) => `${p.row}:${p.line}:${p.field}`);
-    expect(fields).toEqual(expect.arrayContaining(['2:3:enabled', '2:3:mac', '2:3:hostname', '3:4:profile_id']));
+    expect(fields).toEqual(expect.arrayContaining(['2:3:enabled', '2:3:mac', '2:3:hostname', '2:3:boot_loader', '3:4:profile_id']));
     const res = await csv(text);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_FAILED');

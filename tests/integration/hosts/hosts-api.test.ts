@@ -36,6 +36,72 @@ function nextMac(): string {
   return `52-54-00-AB-00-${macCounter.toString(16).padStart(2, '0').toUpperCase()}`;
 }
 
+describe('what each host boots next, and its lifecycle (issue 18)', () => {
+  it('shows the effective boot and its source in the list and on the host: own profile, group default, netboot default, disabled, denied', async () => {
+    const profile = (await call('POST', '/profiles', { name: 'ubuntu-autoinstall-eb', boot_type: 'local', default_for_groups: ['k8s-eb'] })).body.data;
+    const own = (await call('POST', '/profiles', { name: 'own-eb', boot_type: 'local' })).body.data;
+    const grouped = await createHost({ mac: nextMac(), hostname: 'cp-1', group: 'K8s-eb' });
+    const assigned = await createHost({ mac: nextMac(), profile_id: own.id, group: 'k8s-eb' });
+    const plain = await createHost({ mac: nextMac() });
+    const disabled = await createHost({ mac: nextMac(), group: 'k8s-eb', enabled: false });
+    expect(grouped.effective_boot).toEqual({ action: 'profile', profile_id: profile.id, profile_name: 'ubuntu-autoinstall-eb', task_id: null, source: 'group', text: 'profile "ubuntu-autoinstall-eb" (group "K8s-eb" default)' });
+    expect(assigned.effective_boot).toMatchObject({ action: 'profile', profile_id: own.id, source: 'host' });
+    expect(plain.effective_boot).toMatchObject({ action: 'menu', source: 'global_default', text: 'the boot menu (netboot default)' });
+    expect(disabled.effective_boot).toMatchObject({ action: 'local', source: 'disabled' });
+    const listed = (await call('GET', `/hosts?q=cp-1`, undefined, 'viewer')).body.data[0]!;
+    expect(listed.effective_boot).toEqual(grouped.effective_boot);
+    // The profiles say who uses them: the group default counts the hosts booting it (not the disabled one, not the assigned one).
+    const profiles = (await call('GET', '/profiles?q=-eb', undefined, 'viewer')).body.data;
+    expect(Object.fromEntries(profiles.map((row) => [row.name, row.used_by]))).toEqual({ 'ubuntu-autoinstall-eb': { assigned: 0, by_group: 1 }, 'own-eb': { assigned: 1, by_group: 0 } });
+    expect((await call('GET', `/profiles/${String(own.id)}`, undefined, 'viewer')).body.data.used_by).toEqual({ assigned: 1, by_group: 0 });
+    await t.core.area('dhcp').access.add('blacklist', { mac: String(plain.mac) });
+    expect((await call('GET', `/hosts/${String(plain.id)}`, undefined, 'viewer')).body.data.effective_boot).toMatchObject({ action: 'denied', source: 'access_lists' });
+  });
+
+  it('lifecycle: new until it boots, discovered when recorded unknown, ready once known and booted; filterable', async () => {
+    const fresh = await createHost({ mac: nextMac(), hostname: 'fresh-lc' });
+    expect(fresh.lifecycle).toBe('new');
+    const mac = nextMac().toLowerCase().replaceAll('-', ':');
+    const discovered = await t.core.area('hosts').recordBoot(mac, { ip: '10.77.0.99', arch: 'x86_64', platform: 'efi' }, { discover: true });
+    expect((await call('GET', `/hosts/${String(discovered!.id)}`, undefined, 'viewer')).body.data.lifecycle).toBe('discovered');
+    const adopted = await call('PUT', `/hosts/${String(discovered!.id)}`, { discovered: false });
+    expect(adopted.body.data.lifecycle).toBe('ready');
+    const news = (await call('GET', '/hosts?lifecycle=new&size=500', undefined, 'viewer')).body.data;
+    expect(news.map((host) => host.hostname)).toContain('fresh-lc');
+    expect(news.every((host) => host.lifecycle === 'new')).toBe(true);
+    expect((await call('GET', '/hosts?lifecycle=booting', undefined, 'viewer')).status).toBe(400);
+  });
+
+  it('events about a host carry its name as it is now, not just its id', async () => {
+    const host = await createHost({ mac: nextMac(), hostname: 'named-ev' });
+    t.core.kernel.events.emit({ kind: 'test.host_event', message: 'about a host', host_id: Number(host.id) });
+    const read = async () => (await call('GET', '/events?kind=test.host_event', undefined, 'viewer')).body.data[0]!;
+    expect(await read()).toMatchObject({ host_id: host.id, host_name: 'named-ev' });
+    await call('PUT', `/hosts/${String(host.id)}`, { hostname: 'renamed-ev' });
+    expect(await read()).toMatchObject({ host_name: 'renamed-ev' });
+    await call('DELETE', `/hosts/${String(host.id)}`);
+    expect(await read()).not.toHaveProperty('host_name');
+  });
+
+  it('the dashboard summary: counts by lifecycle that add up, hosts waiting for adoption, boots that failed in the last hour', async () => {
+    const mac = nextMac().toLowerCase().replaceAll('-', ':');
+    // A boot whose script failed to render: its timeline outcome is failed.
+    t.core.kernel.events.emit({ kind: 'boot.script_failed', level: 'error', message: 'the script failed', mac, ip: '10.77.0.98', detail: { script: 'host', error: 'x' } });
+    const summary = (await call('GET', '/hosts/summary', undefined, 'viewer')).body.data as unknown as {
+      total: number;
+      by_lifecycle: Record<string, number>;
+      waiting_adoption: number;
+      failed_boots_last_hour: { mac: string; boot: { outcome: string } }[];
+    };
+    const listed = (await call('GET', '/hosts?size=500', undefined, 'viewer')).body;
+    expect(summary.total).toBe(listed.meta!.total);
+    expect(Object.values(summary.by_lifecycle).reduce((sum, count) => sum + count, 0)).toBe(summary.total);
+    expect(summary.by_lifecycle['new']).toBe(listed.data.filter((host) => host.lifecycle === 'new').length);
+    expect(summary.waiting_adoption).toBe(listed.data.filter((host) => host.discovered === true).length);
+    expect(summary.failed_boots_last_hour.map((failed) => [failed.mac, failed.boot.outcome])).toContainEqual([mac, 'failed']);
+  });
+});
+
 describe('hosts CRUD', () => {
   it('creates a host with every field, normalising the MAC, and reads it back', async () => {
     const mac = nextMac();
@@ -64,7 +130,7 @@ describe('hosts CRUD', () => {
       last_seen_ip: null,
     });
     expect(Object.keys(host).sort()).toEqual(
-      ['arch', 'created_at', 'description', 'discovered', 'enabled', 'group', 'hostname', 'id', 'ip', 'last_boot_at', 'last_seen_ip', 'mac', 'platform', 'profile_id', 'tags', 'updated_at'].sort(),
+      ['arch', 'boot_loader', 'created_at', 'description', 'discovered', 'effective_boot', 'enabled', 'group', 'hostname', 'id', 'ip', 'last_boot_at', 'last_seen_ip', 'lifecycle', 'mac', 'platform', 'profile_id', 'tags', 'updated_at'].sort(),
     );
     const read = await call('GET', `/hosts/${String(host.id)}`, undefined, 'viewer');
     expect(read.status).toBe(200);

@@ -53,7 +53,7 @@ describe('profiles CRUD and boot types', () => {
     // A save answers the profile and its warnings (none: an ipxe_script names no file to check).
     const { warnings, ...saved } = profile;
     expect(warnings).toEqual([]);
-    expect(read.body.data).toEqual(saved);
+    expect(read.body.data).toEqual({ ...saved, used_by: { assigned: 0, by_group: 0 } });
   });
 
   it('generates viewable scripts for linux, chain, sanboot, local and menu profiles', async () => {

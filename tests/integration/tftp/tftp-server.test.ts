@@ -135,11 +135,16 @@ describe('TFTP reliability', () => {
 });
 
 describe('TFTP refusals', () => {
-  const traversal = ['../secret.txt', '../../etc/passwd', '/etc/passwd', 'dir/../../secret.txt', '..\\secret.txt', 'dir\\nested.txt', 'C:/Windows/win.ini', 'escape.txt', 'updir/secret.txt'];
+  const traversal = ['../secret.txt', '../../etc/passwd', '/../secret.txt', '//../etc/passwd', 'dir/../../secret.txt', '..\\secret.txt', 'dir\\nested.txt', 'C:/Windows/win.ini', 'escape.txt', 'updir/secret.txt'];
   it.each(traversal)('refuses %s with "access violation"', async (file) => {
     const res = await tftpGet({ port: t.port, file });
     expect(res.error).toEqual({ code: 2, message: 'access violation' });
     expect(res.data.length).toBe(0);
+  });
+
+  it('takes a leading slash as the root (GRUB asks for /grub/grub.cfg): inside it, never outside', async () => {
+    expect((await tftpGet({ port: t.port, file: '/small.bin' })).data.equals(SMALL)).toBe(true);
+    expect((await tftpGet({ port: t.port, file: '/etc/passwd' })).error).toEqual({ code: 1, message: 'file not found' });
   });
 
   it('follows a symlink that stays inside the root', async () => {

@@ -18,6 +18,7 @@ describe('the area list', () => {
       'auth',
       'services',
       'settings',
+      'alerts',
       'network',
       'system',
       'dns',

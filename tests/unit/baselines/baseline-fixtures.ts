@@ -18,6 +18,7 @@ export function host(id: number, fields: Partial<Host> = {}): Host {
     arch: null,
     platform: null,
     enabled: true,
+    boot_loader: null,
     discovered: false,
     last_boot_at: null,
     last_seen_ip: null,

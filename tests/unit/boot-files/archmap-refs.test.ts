@@ -12,10 +12,10 @@ describe('archmap file references', () => {
       { code: 0x06, name: 'x86 UEFI (IA32)', boot_file: null, http_boot_url_path: null },
     ]);
     expect(refs).toEqual([
-      { file: 'undionly.kpxe', architecture: 'x86 BIOS', format: 'pxe', machine: null },
-      { file: 'ipxe.efi', architecture: 'x64 UEFI', format: 'pe', machine: 'x64' },
-      { file: 'ipxe.pxe', architecture: 'x86 BIOS HTTP boot', format: 'pxe', machine: null },
-      { file: 'ipxe-arm64.efi', architecture: 'ARM 64-bit UEFI', format: 'pe', machine: 'arm64' },
+      { file: 'undionly.kpxe', architecture: 'x86 BIOS', format: 'pxe', machine: null, codes: [0x00, 0x14] },
+      { file: 'ipxe.efi', architecture: 'x64 UEFI', format: 'pe', machine: 'x64', codes: [0x07, 0x10] },
+      { file: 'ipxe.pxe', architecture: 'x86 BIOS HTTP boot', format: 'pxe', machine: null, codes: [0x14] },
+      { file: 'ipxe-arm64.efi', architecture: 'ARM 64-bit UEFI', format: 'pe', machine: 'arm64', codes: [0x0b] },
     ]);
   });
 

@@ -14,7 +14,7 @@ function profile(id: number, name: string, extra: Partial<Profile> = {}): Profil
 function host(extra: Partial<Host> = {}): Host {
   return {
     id: 9, mac: '52:54:00:00:00:09', hostname: null, ip: null, profile_id: null, group: null, tags: [], description: '', arch: null,
-    platform: null, enabled: true, discovered: false, last_boot_at: null, last_seen_ip: null, created_at: '', updated_at: '', ...extra,
+    platform: null, enabled: true, boot_loader: null, discovered: false, last_boot_at: null, last_seen_ip: null, created_at: '', updated_at: '', ...extra,
   };
 }
 

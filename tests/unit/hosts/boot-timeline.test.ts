@@ -83,6 +83,11 @@ describe('splitBoots', () => {
     expect(summaries[7]).toBe('Boot script served: boot debian (host profile)');
     expect(boot?.steps[4]?.detail).toMatchObject({ file: 'ipxe.efi', ip: '10.0.0.50' });
   });
+
+  it('names a GRUB configuration as such', () => {
+    const served = pxeBoot(0).find((event) => event.kind === 'boot.script_served')!;
+    expect(stepSummary({ ...served, detail: { ...served.detail, loader: 'grub' } })).toMatch(/^GRUB configuration served: boot debian/);
+  });
 });
 
 describe('bootOutcome', () => {

@@ -10,7 +10,9 @@ import { ADMIN_SESSION, LOCAL_SESSION, VIEWER_SESSION, okList, renderApp } from 
 
 afterEach(cleanup);
 
-const NOT_LOGGED_IN = () => fail(401, 'UNAUTHENTICATED', 'no valid session or API token');
+const NOT_LOGGED_IN = () => ok({ authenticated: false, reason: 'no valid session or API token: log in (POST /api/v1/auth/login)' });
+/** What any other API route answers once the session is gone. */
+const SESSION_GONE = () => fail(401, 'UNAUTHENTICATED', 'no valid session or API token');
 const SERVICES: Record<string, Route> = { 'GET /api/v1/services': () => ok([]) };
 
 function fillLogin(username: string, password: string) {
@@ -133,7 +135,7 @@ describe('App in a browser', () => {
   });
 
   it('returns to the login page when a request finds the session gone', async () => {
-    const fake = renderApp('/services', { 'GET /api/v1/services': NOT_LOGGED_IN });
+    const fake = renderApp('/services', { 'GET /api/v1/services': SESSION_GONE });
     expect(await screen.findByLabelText('Username')).toBeTruthy();
     expect(fake.calls.some((call) => call.path === '/api/v1/services')).toBe(true);
   });

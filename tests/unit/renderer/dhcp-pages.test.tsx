@@ -21,6 +21,7 @@ const LEASE: LeaseView = {
   client_id: null,
   vendor_class: 'PXEClient',
   arch: 7,
+  arch_name: 'x64 UEFI',
   reserved: false,
 };
 const DEFAULT_MAP: ArchmapEntry[] = [{ code: 0, name: 'x86 BIOS', boot_file: 'undionly.kpxe', http_boot_url_path: null, alternatives: [] }];
@@ -34,11 +35,27 @@ describe('DHCP pages over the typed client', () => {
       'POST /api/v1/leases/prune': () => ok({ removed: 1 }),
     });
     expect(await screen.findByText('pxe01')).toBeTruthy();
+    // The architecture by name, not option 93's number.
+    expect(screen.getByText('x64 UEFI')).toBeTruthy();
     expect(await screen.findByLabelText('Lease statistics')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Prune expired' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Remove expired' }));
     expect(await screen.findByText('1 expired lease(s) removed.')).toBeTruthy();
     expect(callsTo(fake.calls, 'POST', '/leases/prune')).toHaveLength(1);
+  });
+
+  it('turns a lease into a reservation or a host, with the address it has now', async () => {
+    const fake = renderApp('/leases', {
+      'GET /api/v1/leases': () => okList([LEASE]),
+      'GET /api/v1/leases/stats': () => ok(STATS),
+      'POST /api/v1/dhcp/reservations': (body) => ok({ id: 1, ...(body as object) }),
+      'POST /api/v1/hosts': (body) => ok({ id: 9, ip: LEASE.ip, hostname: 'pxe01', ...(body as object) }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: `Reserve ${LEASE.ip} for ${LEASE.mac}` }));
+    await waitFor(() => expect(callsTo(fake.calls, 'POST', '/dhcp/reservations')[0]?.body).toEqual({ mac: LEASE.mac, ip: LEASE.ip, hostname: 'pxe01' }));
+    fireEvent.click(screen.getByRole('button', { name: `Add ${LEASE.mac} as a host` }));
+    await waitFor(() => expect(callsTo(fake.calls, 'POST', '/hosts')[0]?.body).toEqual({ mac: LEASE.mac, ip: LEASE.ip, hostname: 'pxe01' }));
+    expect(await screen.findByText('Host pxe01 created with 10.0.0.100.')).toBeTruthy();
   });
 
   it('shows another DHCP server that keeps an interface out of server mode, and switches it to proxy mode in one click', async () => {

@@ -38,6 +38,19 @@ function renderDns(routes: Record<string, Route> = {}, session?: unknown) {
 }
 
 describe('DNS page (/services/dns)', () => {
+  it('says at the top that DNS failed, with its error in full, and offers Start, though the settings say enabled', async () => {
+    const error = 'udp 0.0.0.0:53: address already in use (EADDRINUSE): another DNS server (systemd-resolved?) holds the port; stop it or set another port';
+    const failed = { name: 'dns', description: '', state: 'failed', auto_start: true, protected: false, listen: [], started_at: null, uptime_seconds: null, last_error: error, notice: null };
+    renderDns({ 'GET /api/v1/services': () => ok([failed]), 'POST /api/v1/services/dns/start': () => ok(failed) });
+    const header = await screen.findByRole('region', { name: 'DNS service state' });
+    expect(within(header).getByText('failed')).toBeTruthy();
+    expect(within(header).getByText('DNS is not running: it failed')).toBeTruthy();
+    expect(within(header).getByText(error)).toBeTruthy();
+    // A start that fails again answers 200 with state failed: it still gets a notification with the server's message.
+    fireEvent.click(within(header).getByRole('button', { name: 'Start dns' }));
+    expect(await screen.findByText('dns did not start')).toBeTruthy();
+  });
+
   it('shows the settings with one input per upstream server and the records table', async () => {
     renderDns();
     expect(await screen.findByDisplayValue('bootwright.local')).toBeTruthy();
@@ -107,11 +120,16 @@ describe('DNS page (/services/dns)', () => {
 
   it('creates an MX record: the priority field appears with the type, and a server error shows at its field', async () => {
     let attempts = 0;
+    const created: DnsRecord[] = [];
     const fake = renderDns({
-      'POST /api/v1/dns/records': (body) =>
-        ++attempts === 1
-          ? { status: 400, body: { success: false, code: 'VALIDATION_FAILED', error: 'body.value: mail.example is not in the local domain', details: [{ field: 'body.value', message: 'must be a host name in the local domain' }] } }
-          : { status: 201, body: { success: true, data: record(3, body as Partial<DnsRecord>) } },
+      'POST /api/v1/dns/records': (body) => {
+        if (++attempts === 1) {
+          return { status: 400, body: { success: false, code: 'VALIDATION_FAILED', error: 'body.value: mail.example is not in the local domain', details: [{ field: 'body.value', message: 'must be a host name in the local domain' }] } };
+        }
+        created.push(record(3, body as Partial<DnsRecord>));
+        return { status: 201, body: { success: true, data: created[0] } };
+      },
+      'GET /api/v1/dns/records': () => okList([...RECORDS, ...created], 120, 1),
     });
     fireEvent.click(await screen.findByRole('button', { name: 'New record' }));
     const dialog = await screen.findByRole('dialog', { name: 'New DNS record' });
@@ -128,6 +146,9 @@ describe('DNS page (/services/dns)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create record' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New DNS record' })).toBeNull());
     expect(callsTo(fake.calls, 'POST', '/dns/records').at(-1)?.body).toEqual({ name: '@', type: 'MX', value: 'mail', ttl: 300, priority: 10, subnet: null, enabled: true, comment: '' });
+    // The new row is marked (and scrolled to) once the list is read again.
+    await waitFor(() => expect(document.querySelectorAll('tr[data-new]')).toHaveLength(1));
+    expect(document.querySelector('tr[data-new]')?.textContent).toContain('mail');
   });
 
   it('deletes a record only after confirmation', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDateTime, formatRelative, formatUptime, safeNextPath } from '../../../src-renderer/src/format.js';
+import { formatBytes, formatDateTime, formatRelative, formatUptime, localTimeZone, safeNextPath } from '../../../src-renderer/src/format.js';
 
 describe('formatUptime', () => {
   it.each([
@@ -59,6 +59,18 @@ describe('formatRelative', () => {
     ['not a date', 'not a date'],
   ])('%s → %s', (iso, text) => {
     expect(formatRelative(iso, now)).toBe(text);
+  });
+});
+
+describe('localTimeZone', () => {
+  it("names the browser's zone with its UTC offset at that moment", () => {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const at = new Date('2024-05-01T12:00:00Z');
+    const offset = -at.getTimezoneOffset() || 0;
+    const text = localTimeZone(at);
+    expect(text.startsWith(`${zone} (UTC`)).toBe(true);
+    const [, sign, hours, minutes] = /\(UTC([+-])(\d\d):(\d\d)\)$/.exec(text) ?? [];
+    expect((sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes))).toBe(offset);
   });
 });
 

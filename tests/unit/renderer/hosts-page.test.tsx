@@ -3,7 +3,7 @@ import './dom-setup.js';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BootPreview as BootConfig } from '@contracts/boot-scripts';
-import type { Host } from '@contracts/hosts';
+import type { HostView as Host } from '@contracts/hosts';
 import type { Profile } from '@contracts/profiles';
 import { fail, ok, type Route } from './fake-transport.js';
 import { VIEWER_SESSION, callsTo, okList, renderApp } from './render-app.js';
@@ -24,11 +24,17 @@ const host = (id: number, fields: Partial<Host> = {}): Host => ({
   arch: null,
   platform: null,
   enabled: true,
+  boot_loader: null,
   discovered: false,
   last_boot_at: null,
   last_seen_ip: null,
   created_at: '2024-05-01T00:00:00Z',
   updated_at: '2024-05-01T00:00:00Z',
+  effective_boot:
+    fields.profile_id === 7
+      ? { action: 'profile', profile_id: 7, profile_name: 'Debian installer', task_id: null, source: 'host', text: 'profile "Debian installer"' }
+      : { action: 'menu', profile_id: null, profile_name: null, task_id: null, source: 'global_default', text: 'the boot menu (netboot default)' },
+  lifecycle: fields.discovered ? 'discovered' : 'new',
   ...fields,
 });
 const PROFILE = { id: 7, name: 'Debian installer', boot_type: 'linux' } as Profile;
@@ -39,7 +45,10 @@ const BOOT: BootConfig = {
   reason: 'host_assignment',
   reason_text: 'host 1 is assigned profile "Debian installer"',
   profile: { id: 7, name: 'Debian installer', boot_type: 'linux', script_version: 2 },
+  loader: { kind: 'ipxe', architecture: 'uefi_x64', first_stage: 'ipxe.efi', source: 'architecture', reason_text: 'the x64 UEFI default is iPXE' },
   script: '#!ipxe\nkernel http://10.0.0.1:8080/boot/debian/linux\nboot\n',
+  grub_config: 'linux (tftp,10.0.0.1)/debian/linux\nboot\n',
+  grub_config_path: 'grub/host/x86_64/52:54:00:00:00:01.cfg',
   render_error: null,
   files: [{ command: 'kernel', url: 'http://10.0.0.1:8080/boot/debian/linux', state: 'present' }],
   entry_url: 'http://10.0.0.1:8080/boot/ipxe/entry.ipxe',
@@ -61,7 +70,10 @@ describe('Hosts page', () => {
     const fake = renderApp('/hosts', common);
     const table = await screen.findByRole('table', { name: 'Hosts' });
     const row = within(table).getByRole('link', { name: 'web01' }).closest('tr')!;
-    await waitFor(() => expect(within(row).getByText('Debian installer')).toBeTruthy());
+    await waitFor(() => expect(within(row).getByText('profile "Debian installer"')).toBeTruthy());
+    // A machine without a profile of its own says what it boots instead of a grey "default".
+    const other = within(table).getByText('52:54:00:00:00:02').closest('tr')!;
+    expect(within(other).getByText('the boot menu (netboot default)')).toBeTruthy();
     expect(within(table).getByText('discovered')).toBeTruthy();
     fireEvent.click(screen.getAllByLabelText('Discovered').find((element) => element.tagName === 'INPUT')!);
     fireEvent.click(await screen.findByRole('option', { name: 'Discovered only' }));
@@ -92,11 +104,13 @@ describe('Hosts page', () => {
     fireEvent.change(within(dialog).getByLabelText('Hostname'), { target: { value: 'new01' } });
     fireEvent.click(within(dialog).getAllByLabelText('Boot profile').find((element) => element.tagName === 'INPUT')!);
     fireEvent.click(await screen.findByRole('option', { name: 'Debian installer' }));
+    fireEvent.click(within(dialog).getAllByLabelText('Boot loader').find((element) => element.tagName === 'INPUT')!);
+    fireEvent.click(await screen.findByRole('option', { name: 'GRUB (Secure Boot chain)' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create host' }));
     expect(await within(dialog).findByText('Belongs to host web01 (id 1)')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create host' }));
     expect(await screen.findByRole('heading', { name: 'new01' })).toBeTruthy();
-    expect(callsTo(fake.calls, 'POST', '/hosts').at(-1)?.body).toMatchObject({ mac: '52-54-00-00-00-09', hostname: 'new01', profile_id: 7, ip: null, tags: [], enabled: true });
+    expect(callsTo(fake.calls, 'POST', '/hosts').at(-1)?.body).toMatchObject({ mac: '52-54-00-00-00-09', hostname: 'new01', profile_id: 7, ip: null, tags: [], enabled: true, boot_loader: 'grub' });
   });
 
   it('wakes the selected hosts and reports the ones that failed', async () => {
@@ -115,13 +129,16 @@ describe('Hosts page', () => {
     expect(callsTo(fake.calls, 'POST', '/hosts/batch/wake')[0]?.body).toEqual({ ids: [1, 2] });
   });
 
-  it('adopts a discovered machine (discovered: false with the chosen fields)', async () => {
-    const fake = renderApp('/hosts', { ...common, 'PUT /api/v1/hosts/2': (body) => ok(host(2, body as Partial<Host>)) });
+  it('adopts a discovered machine (discovered: false with the chosen fields), offering the address it was seen on', async () => {
+    const seen = host(2, { hostname: null, discovered: true, last_seen_ip: '10.0.0.57' });
+    const fake = renderApp('/hosts', { ...common, 'GET /api/v1/hosts': () => okList([seen]), 'PUT /api/v1/hosts/2': (body) => ok(host(2, body as Partial<Host>)) });
     fireEvent.click(await screen.findByRole('button', { name: 'Adopt 52:54:00:00:00:02' }));
     const dialog = await screen.findByRole('dialog', { name: 'Adopt discovered machine' });
+    expect((within(dialog).getByLabelText(/^IP address/) as HTMLInputElement).value).toBe('10.0.0.57');
+    expect(within(dialog).getByText('Seen on 10.0.0.57: kept, it is reserved for this machine')).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText('Hostname'), { target: { value: 'db01' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Adopt host' }));
-    await waitFor(() => expect(callsTo(fake.calls, 'PUT', '/hosts/2')[0]?.body).toMatchObject({ hostname: 'db01', discovered: false }));
+    await waitFor(() => expect(callsTo(fake.calls, 'PUT', '/hosts/2')[0]?.body).toMatchObject({ hostname: 'db01', ip: '10.0.0.57', discovered: false }));
   });
 
   it('shows a viewer no selection, no create and no row actions', async () => {
@@ -214,6 +231,8 @@ describe('Hosts page bulk actions', () => {
   });
 });
 
+const API_BMC = { id: 1, name: 'bmc1', address: '10.0.0.50', port: 623, protocol: 'ipmi', username: 'admin', has_password: true, host_id: 1, verify_tls: true, cipher_suite: null, privilege: 'administrator', power_state: 'on', vendor: null, model: null, last_checked_at: null, last_error: null, created_at: '2024-05-01T00:00:00Z', updated_at: '2024-05-01T00:00:00Z' };
+
 describe('Host page', () => {
   const detail: Record<string, Route> = {
     ...common,
@@ -233,6 +252,55 @@ describe('Host page', () => {
     expect(within(servers).getByText('10.50.0.0/24 (br0)')).toBeTruthy();
     expect(within(servers).getByText('10.50.0.1')).toBeTruthy();
     expect(screen.getByText('No BMC is configured for this host; it can still be woken with Wake-on-LAN.', { exact: false })).toBeTruthy();
+  });
+
+  it('says what the host boots next and its state, and a BMC whose last read failed as unknown with when it was tried', async () => {
+    renderApp('/hosts/1', {
+      ...detail,
+      'GET /api/v1/hosts/1': () =>
+        ok(host(1, { profile_id: null, group: 'k8s', lifecycle: 'deployed', effective_boot: { action: 'profile', profile_id: 9, profile_name: 'ubuntu-autoinstall', task_id: null, source: 'group', text: 'profile "ubuntu-autoinstall" (group "k8s" default)' } })),
+      'GET /api/v1/bmc/configs': () => okList([{ ...API_BMC, power_state: null, last_checked_at: '2024-05-01T19:53:29Z', last_error: 'no route to 10.0.0.50: check the BMC network' }]),
+    });
+    const details = await screen.findByRole('table', { name: 'Host details' });
+    const next = within(details).getByText('Boots next').closest('tr')!;
+    expect(within(next).getByText('profile "ubuntu-autoinstall" (group "k8s" default)')).toBeTruthy();
+    expect(within(next).getByText('group')).toBeTruthy();
+    expect(within(within(details).getByText('State').closest('tr')!).getByText('deployed')).toBeTruthy();
+    expect(within(details).getByText('none of its own (see Boots next)')).toBeTruthy();
+    const power = (await screen.findByText('Last error: no route to 10.0.0.50: check the BMC network')).closest('div')!.parentElement!;
+    expect(within(power).getByText('unknown')).toBeTruthy();
+    expect(within(power).getByText(/^last tried /)).toBeTruthy();
+    expect(within(power).queryByText('not read yet')).toBeNull();
+  });
+
+  it('shows which loader the host gets and why, with the GRUB configuration it would read', async () => {
+    renderApp('/hosts/1', {
+      ...detail,
+      'GET /api/v1/hosts/1/boot-config': () =>
+        ok({ ...BOOT, loader: { kind: 'grub', architecture: 'uefi_x64', first_stage: 'shimx64.efi', source: 'group', reason_text: 'group "lab" uses the signed chain' } }),
+    });
+    const loader = await screen.findByRole('group', { name: 'Boot loader' });
+    expect(within(loader).getByText('GRUB signed chain')).toBeTruthy();
+    expect(within(loader).getByText('shimx64.efi')).toBeTruthy();
+    expect(within(loader).getByText(/decided by its group/)).toBeTruthy();
+    expect(within(loader).getByText('Why: group "lab" uses the signed chain.')).toBeTruthy();
+    // The GRUB tab is the one shown (the machine reads it), with the path GRUB fetches over TFTP.
+    expect(screen.getByRole('tab', { name: /GRUB config/ }).getAttribute('aria-selected')).toBe('true');
+    expect((screen.getByLabelText('Rendered GRUB configuration') as HTMLTextAreaElement).value).toContain('linux (tftp,10.0.0.1)/debian/linux');
+    expect(screen.getByText('grub/host/x86_64/52:54:00:00:00:01.cfg')).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: /iPXE script/ }));
+    expect((await screen.findByLabelText('Rendered boot script') as HTMLTextAreaElement).value).toContain('kernel http://10.0.0.1:8080/boot/debian/linux');
+  });
+
+  it('says an iPXE-only machine has no GRUB configuration', async () => {
+    renderApp('/hosts/1', {
+      ...detail,
+      'GET /api/v1/hosts/1/boot-config': () =>
+        ok({ ...BOOT, loader: { kind: 'ipxe', architecture: 'bios', first_stage: 'undionly.kpxe', source: 'fixed', reason_text: 'BIOS machines boot iPXE' }, grub_config: null, grub_config_path: null }),
+    });
+    expect(await screen.findByText('No GRUB config: this machine gets iPXE only')).toBeTruthy();
+    expect(screen.getByText(/BIOS · decided by fixed \(iPXE only\)/)).toBeTruthy();
+    expect(screen.getByRole('tab', { name: /iPXE script/ }).getAttribute('aria-selected')).toBe('true');
   });
 
   it('marks the files missing from the boot root', async () => {

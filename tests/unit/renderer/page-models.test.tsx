@@ -190,7 +190,11 @@ describe('dashboard', () => {
     checked_at: '2024-05-01T00:00:00Z',
     files: Array.from({ length: files }, () => ({}) as BootloaderCheckReport['files'][number]),
     profiles: [],
-    problems: Array.from({ length: errors }, () => ({ code: 'missing', severity: 'error' as const, message: 'ipxe.efi is missing', fix: 'restart', name: 'ipxe.efi', root: '/boot' })),
+    problems: Array.from({ length: errors }, () => ({ code: 'missing', severity: 'error' as const, message: 'ipxe.efi is missing', fix: 'restart', name: 'ipxe.efi', root: '/boot', architectures: [], seen: true, ignored: false })),
+    architectures: [],
+    boot_root: '/boot',
+    tftp_root: null,
+    ignored_architectures: [],
   });
 
   it('warns about a missing served interface and boot loader problems, each with the page that fixes it', () => {

@@ -2,7 +2,7 @@
 import './dom-setup.js';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Profile, ScriptVersionView as ScriptVersion } from '@contracts/profiles';
+import type { ProfileView, ScriptVersionView as ScriptVersion } from '@contracts/profiles';
 import { ok, type Route } from './fake-transport.js';
 import { VIEWER_SESSION, callsTo, okList, renderApp } from './render-app.js';
 
@@ -10,7 +10,7 @@ vi.mock('../../../src-renderer/src/editor/CodeEditor.js', () => import('./code-e
 
 afterEach(cleanup);
 
-const PROFILE: Profile = {
+const PROFILE: ProfileView = {
   id: 4,
   name: 'Rescue',
   description: 'Rescue shell',
@@ -25,6 +25,7 @@ const PROFILE: Profile = {
   script_version: 3,
   created_at: '2024-05-01T00:00:00Z',
   updated_at: '2024-05-02T00:00:00Z',
+  used_by: { assigned: 2, by_group: 1 },
 };
 const version = (id: number, number: number): ScriptVersion => ({
   id,
@@ -53,6 +54,16 @@ describe('Profiles', () => {
     fireEvent.click(screen.getAllByLabelText('Boot type').find((element) => element.tagName === 'INPUT')!);
     fireEvent.click(await screen.findByRole('option', { name: 'Linux kernel' }));
     await waitFor(() => expect(callsTo(fake.calls, 'GET', '/profiles').at(-1)?.query.boot_type).toBe('linux'));
+  });
+
+  it('says how many hosts use each profile, linking to those assigned it', async () => {
+    renderApp('/profiles', { ...routes, 'GET /api/v1/profiles': () => okList([PROFILE, { ...PROFILE, id: 5, name: 'Memtest', used_by: { assigned: 0, by_group: 0 } }]) });
+    const table = await screen.findByRole('table', { name: 'Boot profiles' });
+    const rescue = within(table).getByRole('link', { name: 'Rescue' }).closest('tr')!;
+    expect(within(rescue).getByRole('link', { name: '2 hosts' }).getAttribute('href')).toBe('/hosts?profile_id=4');
+    expect(rescue.textContent).toContain('2 hosts + 1 host by group');
+    const memtest = within(table).getByRole('link', { name: 'Memtest' }).closest('tr')!;
+    expect(within(memtest).getByText('no host')).toBeTruthy();
   });
 
   it('creates an iPXE script profile; a template error shows at the script', async () => {

@@ -7,10 +7,10 @@ import { createAppState, type AppState } from '../../../src-renderer/src/app-sta
 import { AppProviders } from '../../../src-renderer/src/components/AppProviders.js';
 import { fakeTransport, ok, type Route } from './fake-transport.js';
 
-export const ADMIN_SESSION = { user: { id: 1, username: 'admin', role: 'admin' }, role: 'admin', expires_at: '2030-01-01T00:00:00Z', via: 'session' };
-export const OPERATOR_SESSION = { user: { id: 2, username: 'op', role: 'operator' }, role: 'operator', expires_at: '2030-01-01T00:00:00Z', via: 'session' };
-export const VIEWER_SESSION = { user: { id: 3, username: 'view', role: 'viewer' }, role: 'viewer', expires_at: '2030-01-01T00:00:00Z', via: 'session' };
-export const LOCAL_SESSION = { user: { id: null, username: 'local', role: 'admin' }, role: 'admin', expires_at: null, via: 'local' };
+export const ADMIN_SESSION = { authenticated: true, user: { id: 1, username: 'admin', role: 'admin' }, role: 'admin', expires_at: '2030-01-01T00:00:00Z', via: 'session' };
+export const OPERATOR_SESSION = { authenticated: true, user: { id: 2, username: 'op', role: 'operator' }, role: 'operator', expires_at: '2030-01-01T00:00:00Z', via: 'session' };
+export const VIEWER_SESSION = { authenticated: true, user: { id: 3, username: 'view', role: 'viewer' }, role: 'viewer', expires_at: '2030-01-01T00:00:00Z', via: 'session' };
+export const LOCAL_SESSION = { authenticated: true, user: { id: null, username: 'local', role: 'admin' }, role: 'admin', expires_at: null, via: 'local' };
 
 /** A list answer with meta, as the API sends it. */
 export const okList = (data: unknown[], total = data.length, page = 1, size = 50) => ({ status: 200, body: { success: true, data, meta: { total, page, size } } });

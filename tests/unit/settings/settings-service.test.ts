@@ -40,6 +40,7 @@ describe('SettingsService', () => {
         download_timeout_seconds: 30,
         http_proxy: null,
         task_expiry_minutes: 1440,
+        boot_loaders: { uefi_x64: 'grub', uefi_arm64: 'grub', groups: {} },
       },
       logging: { level: 'warn', event_retention_count: 20000, event_retention_days: 30, audit_retention_days: 90 },
     });

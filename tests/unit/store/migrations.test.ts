@@ -71,3 +71,19 @@ describe('config migration 3: a DHCP subnet\'s router null (sent none) becomes "
     expect(await migrate({ dhcp: { access_mode: 'open' } })).toEqual({ dhcp: { access_mode: 'open' } });
   });
 });
+
+describe('config migration 4: hosts get boot_loader null', () => {
+  it("adds boot_loader null to stored hosts and leaves one that has it alone", async () => {
+    const hosts = { next_id: 3, items: [{ id: 1, mac: '52:54:00:00:00:01', group: 'lab' }, { id: 2, mac: '52:54:00:00:00:02', boot_loader: 'ipxe' }] };
+    await writeFile(path.join(dir, 'config.json'), JSON.stringify({ schema_version: 3, collections: { hosts }, sections: {} }));
+    const store = await Store.open({ dataDir: dir });
+    try {
+      expect(store.file('config').data.collections['hosts']!.items).toEqual([
+        { id: 1, mac: '52:54:00:00:00:01', group: 'lab', boot_loader: null },
+        { id: 2, mac: '52:54:00:00:00:02', boot_loader: 'ipxe' },
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+});

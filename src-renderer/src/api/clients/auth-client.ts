@@ -7,7 +7,7 @@ import type {
   LoginRequest,
   LoginResultData,
   LogoutResultData,
-  SessionData,
+  SessionCheckData,
   UpdateUserRequest,
   UserData,
 } from '@contracts/auth';
@@ -17,7 +17,7 @@ import { segment, withQuery, type ListParams } from '../query-string.js';
 /** The auth area's API (src-main/auth/*-routes.ts): login and session, users, API tokens; typed by its contract. */
 export function authClient(client: ApiClient) {
   return {
-    session: (): Promise<SessionData> => client.get('/auth/session'),
+    session: (): Promise<SessionCheckData> => client.get('/auth/session'),
     login: (body: LoginRequest): Promise<LoginResultData> => client.post('/auth/login', body),
     logout: (): Promise<LogoutResultData> => client.post('/auth/logout'),
     users: {

@@ -1,4 +1,5 @@
 import type { ApiClient } from '../api-client.js';
+import { alertsClient } from './alerts-client.js';
 import { auditClient } from './audit-client.js';
 import { authClient } from './auth-client.js';
 import { baselinesClient } from './baselines-client.js';
@@ -39,6 +40,7 @@ export function createApi(client: ApiClient) {
     auth: authClient(client),
     services: servicesClient(client),
     settings: settingsClient(client),
+    alerts: alertsClient(client),
     network: networkClient(client),
     system: systemClient(client),
     dns: dnsClient(client),

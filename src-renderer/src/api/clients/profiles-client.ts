@@ -1,12 +1,12 @@
-import type { Profile, ProfileSaved, ProfileRollback, ProfileWrite, ScriptDiff, ScriptVersionView } from '@contracts/profiles';
+import type { Profile, ProfileSaved, ProfileView, ProfileRollback, ProfileWrite, ScriptDiff, ScriptVersionView } from '@contracts/profiles';
 import type { ApiClient, ListResult } from '../api-client.js';
 import { segment, withQuery, type ListParams } from '../query-string.js';
 
 /** The profiles area's API (src-main/profiles/profiles-routes.ts), typed by its contract. */
 export function profilesClient(client: ApiClient) {
   return {
-    list: (params: ListParams = {}): Promise<ListResult<Profile>> => client.list(withQuery('/profiles', params)),
-    get: (id: number): Promise<Profile> => client.get(`/profiles/${segment(id)}`),
+    list: (params: ListParams = {}): Promise<ListResult<ProfileView>> => client.list(withQuery('/profiles', params)),
+    get: (id: number): Promise<ProfileView> => client.get(`/profiles/${segment(id)}`),
     /** The saved profile with `warnings` (files missing from the boot root). */
     create: (body: ProfileWrite): Promise<ProfileSaved> => client.post('/profiles', body),
     update: (id: number, body: ProfileWrite): Promise<ProfileSaved> => client.put(`/profiles/${segment(id)}`, body),

@@ -1,10 +1,13 @@
-import type { FirstRunAction, FirstRunState, StatusData, UpdateCheck, UpdateDownload, VersionInfoData } from '@contracts/system';
+import type { FirstRunAction, FirstRunState, MetricsHistory, StatusData, UpdateCheck, UpdateDownload, VersionInfoData } from '@contracts/system';
 import type { ApiClient } from '../api-client.js';
+import { withQuery } from '../query-string.js';
 
 /** The system area's API (src-main/system/*-routes.ts): status, version and updates. */
 export function systemClient(client: ApiClient) {
   return {
     status: (): Promise<StatusData> => client.get('/status'),
+    /** The dashboard's charts: a sample a minute, up to 24 h back. */
+    metricsHistory: (minutes = 60): Promise<MetricsHistory> => client.get(withQuery('/metrics/history', { minutes })),
     version: (): Promise<VersionInfoData> => client.get('/version'),
     checkUpdate: (): Promise<UpdateCheck> => client.post('/version/check'),
     downloadUpdate: (): Promise<UpdateDownload> => client.post('/version/download'),

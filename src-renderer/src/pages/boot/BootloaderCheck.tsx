@@ -1,4 +1,4 @@
-import type { BootFileCheck, BootloaderCheckReport, BootloaderFile, ProfileFileCheck } from '@contracts/boot-files';
+import type { BootFileCheck, BootloaderCheckReport, BootloaderFile, CheckArchitecture, CheckArchitectureId, CheckProblem, ProfileFileCheck } from '@contracts/boot-files';
 import { Alert, Badge, Button, Card, Group, List, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useCan } from '../../app-state.js';
@@ -9,9 +9,15 @@ import { formatBytes, formatDateTime } from '../../format.js';
 import { useApiAction, useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 
+const SEVERITY_COLOR: Record<CheckProblem['severity'], string> = { error: 'red', warning: 'orange', info: 'gray' };
+
+function worstSeverity(problems: readonly { severity: CheckProblem['severity'] }[]): CheckProblem['severity'] {
+  return problems.some((p) => p.severity === 'error') ? 'error' : problems.some((p) => p.severity === 'warning') ? 'warning' : 'info';
+}
+
 function FileResult({ file }: { file: BootFileCheck }) {
   if (file.problems.length > 0) {
-    return <StatusBadge value={file.problems.some((p) => p.severity === 'error') ? 'error' : 'warning'} label={file.problems.map((p) => p.code).join(', ')} />;
+    return <StatusBadge value={worstSeverity(file.problems)} label={file.problems.map((p) => p.code).join(', ')} />;
   }
   if (!file.present) return <StatusBadge value="warning" label="missing" />;
   return <StatusBadge value="ok" />;
@@ -98,34 +104,163 @@ function ProfileFileRows({ files }: { files: ProfileFileCheck[] }) {
   );
 }
 
+function ProblemList({ problems, label }: { problems: CheckProblem[]; label: string }) {
+  return (
+    <Stack gap="xs" component="ul" className="plain-list" aria-label={label}>
+      {problems.map((problem, index) => (
+        <Alert component="li" key={index} color={SEVERITY_COLOR[problem.severity]} title={`${problem.name}: ${problem.message}`}>
+          <Text size="sm">
+            <strong>Fix:</strong> {problem.fix}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {problem.code} · {problem.root}
+          </Text>
+        </Alert>
+      ))}
+    </Stack>
+  );
+}
+
+function seenText(arch: CheckArchitecture): string {
+  const parts = [
+    arch.seen_by.leases > 0 ? `${arch.seen_by.leases} in leases` : null,
+    arch.seen_by.events > 0 ? `${arch.seen_by.events} in DHCP events` : null,
+    arch.seen_by.hosts > 0 ? `${arch.seen_by.hosts} host${arch.seen_by.hosts === 1 ? '' : 's'}` : null,
+  ].filter((part) => part !== null);
+  return `${arch.machines} machine${arch.machines === 1 ? '' : 's'} (${parts.join(', ')})`;
+}
+
+function loaderText(arch: CheckArchitecture): string {
+  if (arch.loader === null) return 'iPXE (architecture map)';
+  const loader = arch.loader === 'grub' ? 'signed shim → GRUB' : 'iPXE';
+  return arch.grub && arch.loader !== 'grub' ? `${loader}; GRUB for some (${arch.grub_reasons.join('; ')})` : loader;
+}
+
+function ArchitectureResult({ arch }: { arch: CheckArchitecture }) {
+  if (arch.errors > 0) return <StatusBadge value="error" label={`${arch.errors} error(s)`} />;
+  if (arch.warnings > 0) return <StatusBadge value="warning" label={`${arch.warnings} warning(s)`} />;
+  if (arch.infos > 0) return <StatusBadge value="skipped" label={`${arch.infos} note(s)`} />;
+  return <StatusBadge value="ok" />;
+}
+
+/** The architectures machines were seen with, most machines first: what they get and whether it is all there. */
+function SeenArchitectures({ architectures }: { architectures: CheckArchitecture[] }) {
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table verticalSpacing="xs">
+        <caption className="visually-hidden">Architectures machines were seen with</caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Architecture</Table.Th>
+            <Table.Th>Seen</Table.Th>
+            <Table.Th>First loader</Table.Th>
+            <Table.Th>Result</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {architectures.map((arch) => (
+            <Table.Tr key={arch.id}>
+              <Table.Th scope="row" fw="normal">
+                {arch.name}
+              </Table.Th>
+              <Table.Td>{seenText(arch)}</Table.Td>
+              <Table.Td>{loaderText(arch)}</Table.Td>
+              <Table.Td>
+                <ArchitectureResult arch={arch} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/**
+ * Ignore / Stop ignoring per architecture with problems (PUT /bootloader/check/ignored-architectures): an
+ * ignored architecture's problems are information, folded last, and raise no alert.
+ */
+function IgnoreArchitectures({ check }: { check: BootloaderCheckReport }) {
+  const canEdit = useCan('operator');
+  const save = useApiAction((api, architectures: CheckArchitectureId[]) => api.bootFiles.bootloaders.setIgnored(architectures), {
+    invalidate: [keys.bootloaders, keys.alerts],
+    success: (saved) => (saved.architectures.length === 0 ? 'The check ignores no architecture.' : `The check ignores ${saved.architectures.length} architecture(s).`),
+  });
+  const listed = check.architectures.filter((arch) => arch.ignored || arch.errors + arch.warnings + arch.infos > 0);
+  if (!canEdit || listed.length === 0) return null;
+  const toggle = (arch: CheckArchitecture) =>
+    save.mutate(arch.ignored ? check.ignored_architectures.filter((id) => id !== arch.id) : [...check.ignored_architectures, arch.id]);
+  return (
+    <Group gap="xs" role="group" aria-label="Ignore architectures">
+      <Text size="sm" c="dimmed">
+        No such machines here? Ignore their problems:
+      </Text>
+      {listed.map((arch) => (
+        <Button key={arch.id} size="compact-xs" variant={arch.ignored ? 'light' : 'default'} disabled={save.isPending} onClick={() => toggle(arch)}>
+          {arch.ignored ? `Stop ignoring ${arch.name}` : `Ignore ${arch.name}`}
+        </Button>
+      ))}
+    </Group>
+  );
+}
+
+/**
+ * Problems ranked by the architectures machines were seen with (GET /bootloader/check): those first, in full;
+ * those of architectures nobody booted folded away, so missing RISC-V or LoongArch builds do not shout like ARM64 ones;
+ * those of architectures an operator ignores folded apart, last.
+ */
 function CheckResult({ check }: { check: BootloaderCheckReport }) {
+  const seenProblems = check.problems.filter((problem) => problem.seen && !problem.ignored);
+  const unseenProblems = check.problems.filter((problem) => !problem.seen && !problem.ignored);
+  const ignoredProblems = check.problems.filter((problem) => problem.ignored);
+  const ignoredNames = check.architectures.filter((arch) => arch.ignored).map((arch) => arch.name);
+  const seenArchitectures = check.architectures.filter((arch) => arch.seen);
+  const unseenNames = check.architectures.filter((arch) => !arch.seen && !arch.ignored && arch.errors + arch.warnings + arch.infos > 0).map((arch) => arch.name);
+  const warnings = seenProblems.filter((problem) => problem.severity === 'warning').length;
   return (
     <Stack gap="sm">
       <Group gap="xs">
         {check.ok ? <Badge color="teal" variant="light">No errors</Badge> : <Badge color="red" variant="light">Errors found</Badge>}
-        {check.problems.some((problem) => problem.severity === 'warning') && (
+        {warnings > 0 && (
           <Badge color="orange" variant="light">
-            {check.problems.filter((problem) => problem.severity === 'warning').length} warning(s)
+            {warnings} warning(s)
           </Badge>
         )}
         <Text size="xs" c="dimmed">
           Checked {formatDateTime(check.checked_at)}
         </Text>
       </Group>
-      {check.problems.length > 0 && (
-        <Stack gap="xs" component="ul" className="plain-list" aria-label="Problems">
-          {check.problems.map((problem, index) => (
-            <Alert component="li" key={index} color={problem.severity === 'error' ? 'red' : 'orange'} title={`${problem.name}: ${problem.message}`}>
-              <Text size="sm">
-                <strong>Fix:</strong> {problem.fix}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {problem.code} · {problem.root}
-              </Text>
-            </Alert>
-          ))}
-        </Stack>
+      {seenArchitectures.length > 0 ? (
+        <SeenArchitectures architectures={seenArchitectures} />
+      ) : (
+        <Text size="sm" c="dimmed">
+          No machine has booted here yet: every architecture is checked, none ranked first.
+        </Text>
       )}
+      {check.tftp_root !== null && (
+        <Text size="xs" c="dimmed">
+          Boot root <span className="mono">{check.boot_root}</span>, TFTP root <span className="mono">{check.tftp_root}</span>.
+        </Text>
+      )}
+      {seenProblems.length > 0 && <ProblemList problems={seenProblems} label="Problems" />}
+      {unseenProblems.length > 0 && (
+        <details>
+          <summary>
+            {unseenProblems.length} problem{unseenProblems.length === 1 ? '' : 's'} of architectures no machine was seen with
+            {unseenNames.length > 0 ? ` (${unseenNames.join(', ')})` : ''}
+          </summary>
+          <ProblemList problems={unseenProblems} label="Problems of architectures not seen" />
+        </details>
+      )}
+      {ignoredProblems.length > 0 && (
+        <details>
+          <summary>
+            {ignoredProblems.length} problem{ignoredProblems.length === 1 ? '' : 's'} of ignored architectures ({ignoredNames.join(', ')})
+          </summary>
+          <ProblemList problems={ignoredProblems} label="Problems of ignored architectures" />
+        </details>
+      )}
+      <IgnoreArchitectures check={check} />
       {check.files.length > 0 ? <FileRows files={check.files} /> : <Text c="dimmed">The architecture map names no boot files.</Text>}
       {check.profiles.length > 0 && <ProfileFileRows files={check.profiles} />}
     </Stack>
@@ -234,7 +369,8 @@ export function BootloaderPanel() {
           </Button>
         </Group>
         <Text size="sm" c="dimmed" mb="sm">
-          Every file the architecture map names, in the boot and TFTP roots: present, readable, the right format, the bundled checksum.
+          Every file machines fetch first (the iPXE builds the architecture map names and, for machines on GRUB, the signed shim and GRUB), in the boot and TFTP roots:
+          present, readable, the right format, the bundled checksum. Architectures machines were seen with come first.
         </Text>
         <QueryState query={check} what="the boot loader check">
           {(data) => <CheckResult check={data} />}

@@ -1,6 +1,7 @@
 import { Stack } from '@mantine/core';
 import { UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { ServiceStateHeader } from '../services/ServiceStateHeader.js';
 import { BootloaderPanel } from './BootloaderCheck.js';
 import { EntryScriptCard } from './EntryScriptEditor.js';
 import { TftpSettingsCard } from './TftpSettingsForm.js';
@@ -10,6 +11,7 @@ export function TftpPage() {
   return (
     <Stack gap="md">
       <PageHeader title="TFTP and boot loaders" description="How PXE clients get their first boot file, and the iPXE script they run next." />
+      <ServiceStateHeader name="tftp" />
       <UrlTabs
         tabs={[
           { value: 'settings', label: 'TFTP settings', panel: <TftpSettingsCard /> },

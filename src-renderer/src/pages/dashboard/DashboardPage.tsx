@@ -12,6 +12,8 @@ import { keys } from '../../query/keys.js';
 import { ServiceButtons } from '../services/ServiceControls.js';
 import { SERVICE_PAGES } from '../services/service-actions.js';
 import { bucketByTime } from './boot-buckets.js';
+import { HostsOverviewCard } from './HostsOverviewCard.js';
+import { TrendsCard } from './TrendsCard.js';
 import { BootingNowCard } from './BootingNowCard.js';
 import { FirstRunCard } from '../setup/FirstRunCard.js';
 import { DashboardWarnings } from './DashboardWarnings.js';
@@ -226,6 +228,10 @@ export function DashboardPage() {
         <BootsChart />
       </SimpleGrid>
       <BootingNowCard />
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <HostsOverviewCard />
+        <TrendsCard />
+      </SimpleGrid>
     </Stack>
   );
 }

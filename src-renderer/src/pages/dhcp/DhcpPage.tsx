@@ -2,6 +2,7 @@ import { Anchor, Stack } from '@mantine/core';
 import { Link } from 'react-router';
 import { UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { ServiceStateHeader } from '../services/ServiceStateHeader.js';
 import { LoadError, Loading } from '../../components/QueryState.js';
 import { useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
@@ -42,6 +43,7 @@ export function DhcpPage() {
           </>
         }
       />
+      <ServiceStateHeader name="dhcp" />
       <RogueGuardPanel />
       <UrlTabs
         tabs={[

@@ -7,7 +7,7 @@ import { Dim } from '../../components/Dim.js';
 import { filterOptions, TableToolbar } from '../../components/kit/index.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { DeleteButton } from '../../components/RowActions.js';
+import { DeleteButton, RowButton } from '../../components/RowActions.js';
 import { ServerTable, type Column, type RowKey } from '../../components/ServerTable.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
@@ -42,7 +42,7 @@ const COLUMNS: Column<Lease>[] = [
     render: (l) => <span title={formatDateTime(l.expires_at)}>{formatRelative(l.expires_at)}</span>,
   },
   { key: 'vendor_class', header: 'Vendor class', sortKey: 'vendor_class', render: (l) => (l.vendor_class ? <Text size="sm" lineClamp={1} maw={220}>{l.vendor_class}</Text> : <Dim />) },
-  { key: 'arch', header: 'Arch', sortKey: 'arch', numeric: true, render: (l) => l.arch ?? <Dim /> },
+  { key: 'arch', header: 'Architecture', sortKey: 'arch', render: (l) => (l.arch === null ? <Dim /> : <span title={`option 93 type ${l.arch}`}>{l.arch_name ?? l.arch}</span>) },
 ];
 
 function StatsBar({ stats }: { stats: LeaseStats }) {
@@ -94,6 +94,18 @@ export function LeasesPage() {
       else notifyError(new Error(failed.map((result) => `${result.mac}: ${result.error ?? 'failed'}`).join('; ')), `${failed.length} lease(s) not deleted`);
       setSelected(new Set());
     },
+  });
+  // OPNsense's "add static mapping": the address this machine has now, kept for it (a reservation), or the machine as a host
+  // (its host record keeps the address through its own reservation).
+  const reserve = useApiAction((api, lease: Lease) => api.dhcp.reservations.create({ mac: lease.mac, ip: lease.ip, hostname: lease.hostname }), {
+    invalidate: [keys.leases, keys.reservations],
+    errorTitle: 'The reservation was not created',
+    success: (reservation) => `${reservation.ip} is now reserved for ${reservation.mac}.`,
+  });
+  const addHost = useApiAction((api, lease: Lease) => api.hosts.create({ mac: lease.mac, ip: lease.ip, ...(lease.hostname ? { hostname: lease.hostname } : {}) }), {
+    invalidate: [keys.leases, keys.hosts, keys.reservations],
+    errorTitle: 'The host was not created',
+    success: (host) => `Host ${host.hostname ?? host.mac} created with ${host.ip ?? 'no fixed address'}.`,
   });
   const prune = useApiAction((api) => api.dhcp.leases.prune(), {
     invalidate: [keys.leases],
@@ -155,7 +167,19 @@ export function LeasesPage() {
         {...(canEdit ? { selection: { selected, onChange: setSelected } } : {})}
         rowActions={
           canEdit
-            ? (lease) => <DeleteButton what={`lease ${lease.ip}`} message={`${lease.mac} loses ${lease.ip}; the address returns to the pool.`} onConfirm={() => remove.mutate(lease.mac)} />
+            ? (lease) => (
+                <>
+                  {!lease.reserved && (
+                    <RowButton label={`Reserve ${lease.ip} for ${lease.mac}`} onClick={() => reserve.mutate(lease)} disabled={reserve.isPending}>
+                      Reserve
+                    </RowButton>
+                  )}
+                  <RowButton label={`Add ${lease.mac} as a host`} onClick={() => addHost.mutate(lease)} disabled={addHost.isPending}>
+                    Add as host
+                  </RowButton>
+                  <DeleteButton what={`lease ${lease.ip}`} message={`${lease.mac} loses ${lease.ip}; the address returns to the pool.`} onConfirm={() => remove.mutate(lease.mac)} />
+                </>
+              )
             : undefined
         }
       />

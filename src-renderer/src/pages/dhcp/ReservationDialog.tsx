@@ -28,7 +28,7 @@ const initial = (reservation: Reservation | null): FormValues => ({
 });
 
 /** Create or edit a DHCP reservation: a fixed address for a MAC, with its own boot file and options. */
-export function ReservationDialog({ opened, reservation, onClose }: { opened: boolean; reservation: Reservation | null; onClose: () => void }) {
+export function ReservationDialog({ opened, reservation, onClose, onSaved }: { opened: boolean; reservation: Reservation | null; onClose: () => void; onSaved?: (saved: Reservation) => void }) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<FormValues>({
     initialValues: initial(reservation),
@@ -79,7 +79,12 @@ export function ReservationDialog({ opened, reservation, onClose }: { opened: bo
           boot_file: values.boot_file.trim() === '' ? null : values.boot_file.trim(),
           options: values.options.map(optionFromForm),
         };
-        save.mutate(body, { onSuccess: onClose, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['mac', 'ip', 'hostname', 'boot_file', 'options'] })) });
+        save.mutate(body, {
+          onSuccess: (saved) => {
+            onClose();
+            onSaved?.(saved);
+          },
+          onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['mac', 'ip', 'hostname', 'boot_file', 'options'] })) });
       })}
     >
       {reservation?.host_id !== null && reservation?.host_id !== undefined && (

@@ -6,6 +6,7 @@ import { useCan } from '../../app-state.js';
 import { Dim } from '../../components/Dim.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { DeleteButton, RowButton } from '../../components/RowActions.js';
+import { useNewRow } from '../../components/use-new-row.js';
 import { ServerTable, TableSearch, type Column } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { useApiAction, useApiPage } from '../../query/api-hooks.js';
@@ -39,6 +40,7 @@ export function ReservationsPage() {
   const query = useApiPage(keys.reservations, table.apiParams, (api, params) => api.dhcp.reservations.list(params));
   const canEdit = useCan('operator');
   const [editing, setEditing] = useState<Reservation | null>(null);
+  const { highlight, markNew } = useNewRow();
   const [open, setOpen] = useState(false);
   const remove = useApiAction((api, reservation: Reservation) => api.dhcp.reservations.remove(reservation.id), {
     invalidate: [keys.reservations, keys.leases],
@@ -64,6 +66,7 @@ export function ReservationsPage() {
         query={query}
         table={table}
         rowKey={(r) => r.id}
+        highlight={highlight}
         emptyText="No reservations. Reserve an address for a MAC here, or give a host an IP address."
         rowActions={
           canEdit
@@ -82,7 +85,7 @@ export function ReservationsPage() {
             : undefined
         }
       />
-      <ReservationDialog opened={open} reservation={editing} onClose={() => setOpen(false)} />
+      <ReservationDialog opened={open} reservation={editing} onClose={() => setOpen(false)} onSaved={(saved) => markNew(saved.id)} />
     </Stack>
   );
 }

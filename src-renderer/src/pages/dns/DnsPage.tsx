@@ -5,7 +5,9 @@ import { useCan } from '../../app-state.js';
 import { useConfirm } from '../../components/ConfirmDialog.js';
 import { Dim } from '../../components/Dim.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { ServiceStateHeader } from '../services/ServiceStateHeader.js';
 import { filterOptions, TableToolbar } from '../../components/kit/index.js';
+import { useNewRow } from '../../components/use-new-row.js';
 import { ServerTable, type Column } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { useApiAction, useApiPage } from '../../query/api-hooks.js';
@@ -38,6 +40,7 @@ function RecordsCard() {
   const canEdit = useCan('operator');
   const confirm = useConfirm();
   const [editing, setEditing] = useState<DnsRecord | null>(null);
+  const { highlight, markNew } = useNewRow();
   const [dialogOpen, setDialogOpen] = useState(false);
   const remove = useApiAction((api, record: DnsRecord) => api.dns.records.remove(record.id), {
     invalidate: [keys.dnsRecords],
@@ -73,6 +76,7 @@ function RecordsCard() {
         query={query}
         table={table}
         rowKey={(r) => r.id}
+        highlight={highlight}
         emptyText="No DNS records yet. Records answer names in the local domain (and absolute names) for the machines on your network."
         rowActions={
           canEdit
@@ -102,7 +106,7 @@ function RecordsCard() {
             : undefined
         }
       />
-      <DnsRecordDialog opened={dialogOpen} record={editing} onClose={() => setDialogOpen(false)} />
+      <DnsRecordDialog opened={dialogOpen} record={editing} onClose={() => setDialogOpen(false)} onSaved={(saved) => markNew(saved.id)} />
     </Card>
   );
 }
@@ -112,6 +116,7 @@ export function DnsPage() {
   return (
     <Stack gap="md">
       <PageHeader title="DNS" description="Bootwright's DNS server: local records, host and lease names, forwarding." />
+      <ServiceStateHeader name="dns" />
       <DnsSettingsCard />
       <RecordsCard />
     </Stack>

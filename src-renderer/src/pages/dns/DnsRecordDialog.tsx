@@ -80,7 +80,7 @@ export function recordBody(values: FormValues): DnsRecordInput {
 }
 
 /** Create or edit a DNS record; the fields follow the type (MX priority, a textarea for TXT). */
-export function DnsRecordDialog({ opened, record, onClose }: { opened: boolean; record: DnsRecord | null; onClose: () => void }) {
+export function DnsRecordDialog({ opened, record, onClose, onSaved }: { opened: boolean; record: DnsRecord | null; onClose: () => void; onSaved?: (saved: DnsRecord) => void }) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<FormValues>({
     initialValues: initialValues(record),
@@ -117,7 +117,12 @@ export function DnsRecordDialog({ opened, record, onClose }: { opened: boolean; 
       <form
         onSubmit={form.onSubmit((values) => {
           setFormError(null);
-          save.mutate(recordBody(values), { onSuccess: onClose, onError: (error) => setFormError(applyServerErrors(form, error, { fields })) });
+          save.mutate(recordBody(values), {
+            onSuccess: (saved) => {
+              onClose();
+              onSaved?.(saved);
+            },
+            onError: (error) => setFormError(applyServerErrors(form, error, { fields })) });
         })}
       >
         <Stack gap="sm">

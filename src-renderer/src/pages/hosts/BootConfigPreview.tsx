@@ -3,9 +3,9 @@ import type { ProfileFileState } from '@contracts/boot-files';
 import type { BootAction, BootPreview } from '@contracts/boot-scripts';
 import { Link } from 'react-router';
 import { QueryState } from '../../components/QueryState.js';
-import { CodeEditor } from '../../editor/CodeEditor.js';
 import { useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
+import { LoaderSummary, RenderedConfigs } from './BootLoaderPreview.js';
 
 const ACTION_TEXT: Record<BootAction, string> = {
   profile: 'Boots a profile',
@@ -29,6 +29,7 @@ function Preview({ config }: { config: BootPreview }) {
   const missing = config.files.filter((file) => file.state === 'missing' || file.state === 'refused');
   return (
     <Stack gap="sm">
+      <LoaderSummary loader={config.loader} />
       <Group gap="xs">
         <Badge variant="light" color={config.action === 'denied' ? 'red' : 'blue'} radius="sm">
           {ACTION_TEXT[config.action]}
@@ -118,7 +119,7 @@ function Preview({ config }: { config: BootPreview }) {
           </Table.Tbody>
         </Table>
       )}
-      <CodeEditor label="Rendered boot script" value={config.script} readOnly maxHeight="28rem" />
+      <RenderedConfigs config={config} />
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { Host } from '@contracts/hosts';
+import type { Host, HostView } from '@contracts/hosts';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useCan } from '../../app-state.js';
@@ -15,6 +15,8 @@ import { useApiAction, useApiPage, useApiQuery } from '../../query/api-hooks.js'
 import { keys } from '../../query/keys.js';
 import { NotFoundPage } from '../NotFoundPage.js';
 import { BootConfigPreview } from './BootConfigPreview.js';
+import { EffectiveBootCell, LifecycleBadge } from './host-boot-labels.js';
+import { LOADER_NAME } from './boot-loader-labels.js';
 import { HostBootTimelineCard } from './BootTimeline.js';
 import { HostBaselineRunsCard } from './HostBaselineRunsCard.js';
 import { HostInventoryCard } from './HostInventoryCard.js';
@@ -26,16 +28,19 @@ import { hostLabel } from './HostsPage.js';
 import { useProfileOptions } from './use-profile-options.js';
 import { describeWake } from './wake.js';
 
-function Details({ host }: { host: Host }) {
+function Details({ host }: { host: HostView }) {
   const { nameOf } = useProfileOptions();
   const rows: [string, ReactNode][] = [
     ['MAC address', <span className="mono">{host.mac}</span>],
     ['Hostname', host.hostname ?? <Dim />],
     ['IP address', host.ip ?? <Dim>none (no reservation)</Dim>],
-    ['Profile', host.profile_id !== null ? <Anchor component={Link} to={`/profiles/${host.profile_id}`}>{nameOf(host.profile_id)}</Anchor> : <Dim>none: group or global default</Dim>],
+    ['State', <LifecycleBadge lifecycle={host.lifecycle} />],
+    ['Boots next', <EffectiveBootCell boot={host.effective_boot} />],
+    ['Profile', host.profile_id !== null ? <Anchor component={Link} to={`/profiles/${host.profile_id}`}>{nameOf(host.profile_id)}</Anchor> : <Dim>none of its own (see Boots next)</Dim>],
     ['Group', host.group ?? <Dim />],
     ['Tags', host.tags.length > 0 ? host.tags.join(', ') : <Dim />],
     ['Architecture / platform', `${host.arch ?? '—'} / ${host.platform ?? '—'}`],
+    ['Boot loader', host.boot_loader !== null ? LOADER_NAME[host.boot_loader] : <Dim>default: group, else architecture (see the preview)</Dim>],
     ['Last boot', host.last_boot_at ? `${formatDateTime(host.last_boot_at)} from ${host.last_seen_ip ?? '?'}` : <Dim>never</Dim>],
     ['Description', host.description ? <Text size="sm" className="pre-wrap">{host.description}</Text> : <Dim />],
     ['Created / changed', `${formatDateTime(host.created_at)} / ${formatDateTime(host.updated_at)}`],

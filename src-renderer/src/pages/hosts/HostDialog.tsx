@@ -1,5 +1,6 @@
 import { Group, Select, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import type { BootLoader } from '@contracts/settings';
 import { HostFieldSchemas, MAX_HOST_DESCRIPTION, MAX_HOST_TAGS, type Host, type HostInput } from '@contracts/hosts';
 import { useEffect, useState } from 'react';
 import { Value } from 'typebox/value';
@@ -8,6 +9,7 @@ import { FormDialog } from '../../components/kit/index.js';
 import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { isHostname, isIPv4, isMac } from '../../validators.js';
+import { HOST_LOADER_OPTIONS } from './boot-loader-labels.js';
 import { useProfileOptions } from './use-profile-options.js';
 
 interface FormValues {
@@ -20,19 +22,23 @@ interface FormValues {
   description: string;
   arch: string;
   enabled: boolean;
+  /** 'default' is null: the group's loader, else the architecture's default. */
+  boot_loader: 'default' | BootLoader;
 }
 
 
-const initial = (host: Host | null): FormValues => ({
+/** Adopting a machine offers the address it was last seen on: kept, it becomes its reservation. */
+const initial = (host: Host | null, mode: HostDialogMode): FormValues => ({
   mac: host?.mac ?? '',
   hostname: host?.hostname ?? '',
-  ip: host?.ip ?? '',
+  ip: host?.ip ?? (mode === 'adopt' ? (host?.last_seen_ip ?? '') : ''),
   profile_id: host?.profile_id !== null && host?.profile_id !== undefined ? String(host.profile_id) : null,
   group: host?.group ?? '',
   tags: host?.tags ?? [],
   description: host?.description ?? '',
   arch: host?.arch ?? '',
   enabled: host?.enabled ?? true,
+  boot_loader: host?.boot_loader ?? 'default',
 });
 
 export function hostBody(values: FormValues, adopt: boolean): HostInput & { mac: string } {
@@ -47,6 +53,7 @@ export function hostBody(values: FormValues, adopt: boolean): HostInput & { mac:
     description: values.description,
     arch: text(values.arch),
     enabled: values.enabled,
+    boot_loader: values.boot_loader === 'default' ? null : values.boot_loader,
     ...(adopt ? { discovered: false } : {}),
   };
 }
@@ -61,7 +68,7 @@ export function HostDialog({ opened, host, mode, onClose, onSaved }: { opened: b
   const { options, query: profilesQuery } = useProfileOptions();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<FormValues>({
-    initialValues: initial(host),
+    initialValues: initial(host, mode),
     validate: {
       mac: (value) => (isMac(value) ? null : 'A MAC address, e.g. 52:54:00:12:34:56'),
       hostname: (value) => (value.trim() === '' || isHostname(value) ? null : 'A host name: letters, digits, inner hyphens, dots between labels'),
@@ -79,8 +86,8 @@ export function HostDialog({ opened, host, mode, onClose, onSaved }: { opened: b
   });
   useEffect(() => {
     if (opened) {
-      form.setValues(initial(host));
-      form.resetDirty(initial(host));
+      form.setValues(initial(host, mode));
+      form.resetDirty(initial(host, mode));
       form.clearErrors();
       setFormError(null);
     }
@@ -118,7 +125,12 @@ export function HostDialog({ opened, host, mode, onClose, onSaved }: { opened: b
         <TextInput label="Hostname" placeholder="web01" data-autofocus={mode !== 'create' || undefined} {...form.getInputProps('hostname')} />
       </Group>
       <Group grow align="flex-start">
-        <TextInput label="IP address" placeholder="none" description="Reserves this address in DHCP" {...form.getInputProps('ip')} />
+        <TextInput
+          label="IP address"
+          placeholder="none"
+          description={mode === 'adopt' && host?.ip === null && host.last_seen_ip ? `Seen on ${host.last_seen_ip}: kept, it is reserved for this machine` : 'Reserves this address in DHCP'}
+          {...form.getInputProps('ip')}
+        />
         <Select
           label="Boot profile"
           placeholder={profilesQuery.isPending ? 'Loading profiles…' : 'None (group default or global default)'}
@@ -137,6 +149,13 @@ export function HostDialog({ opened, host, mode, onClose, onSaved }: { opened: b
         <TextInput label="Architecture" placeholder="learned at boot" {...form.getInputProps('arch')} />
         <Switch label="Enabled (off: boots the local disk)" mt="lg" {...form.getInputProps('enabled', { type: 'checkbox' })} />
       </Group>
+      <Select
+        label="Boot loader"
+        description="What this machine gets first when it PXE-boots as x64 or ARM64 UEFI (BIOS machines always get iPXE); GRUB works with Secure Boot on"
+        data={HOST_LOADER_OPTIONS}
+        allowDeselect={false}
+        {...form.getInputProps('boot_loader')}
+      />
       <Textarea label="Description" autosize minRows={2} maxRows={6} {...form.getInputProps('description')} />
     </FormDialog>
   );

@@ -58,10 +58,10 @@ export function HostPowerCard({ hostId, hostName }: { hostId: number; hostName: 
                   </Anchor>{' '}
                   ({config.protocol} {config.address}):
                 </Text>
-                <StatusBadge value={config.power_state ?? 'unknown'} label={config.power_state ?? 'not read yet'} />
+                <StatusBadge value={config.power_state ?? 'unknown'} label={powerLabel(config)} />
                 {config.last_checked_at && (
                   <Text size="xs" c="dimmed">
-                    read {formatDateTime(config.last_checked_at)}
+                    {config.power_state === null ? 'last tried' : 'read'} {formatDateTime(config.last_checked_at)}
                   </Text>
                 )}
               </Group>
@@ -96,4 +96,10 @@ export function HostPowerCard({ hostId, hostName }: { hostId: number; hostName: 
       </QueryState>
     </Card>
   );
+}
+
+/** The badge: the state read, "unknown" when the last read failed, "not read yet" before the first try. */
+function powerLabel(config: { power_state: string | null; last_checked_at: string | null }): string {
+  if (config.power_state !== null) return config.power_state;
+  return config.last_checked_at === null ? 'not read yet' : 'unknown';
 }

@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
-import type { Host } from '@contracts/hosts';
+import { HOST_LIFECYCLES, type Host, type HostView } from '@contracts/hosts';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useCan } from '../../app-state.js';
@@ -14,6 +14,7 @@ import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
 import { useApiAction, useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
+import { EffectiveBootCell, LifecycleBadge } from './host-boot-labels.js';
 import { HostBatchAssignDialog } from './HostBatchAssignDialog.js';
 import { HostDialog, type HostDialogMode } from './HostDialog.js';
 import { HostImportDialog } from './HostImportDialog.js';
@@ -26,9 +27,9 @@ export function hostLabel(host: Host): string {
 
 /** `/hosts`: known and discovered machines; create, import, adopt, wake; assign or delete the selected ones. */
 export function HostsPage() {
-  const table = useTableParams({ defaultSort: 'id', filters: ['group', 'tag', 'profile_id', 'discovered', 'enabled'] as const });
+  const table = useTableParams({ defaultSort: 'id', filters: ['group', 'tag', 'profile_id', 'discovered', 'enabled', 'lifecycle'] as const });
   const query = useApiPage(keys.hosts, table.apiParams, (api, params) => api.hosts.list(params));
-  const { nameOf, options } = useProfileOptions();
+  const { options } = useProfileOptions();
   const canEdit = useCan('operator');
   const navigate = useNavigate();
   const [selected, setSelected] = useState<Set<RowKey>>(new Set());
@@ -68,7 +69,7 @@ export function HostsPage() {
     if (ok) removeMany.mutate(selectedIds);
   };
 
-  const columns: Column<Host>[] = [
+  const columns: Column<HostView>[] = [
     {
       key: 'hostname',
       header: 'Host',
@@ -87,7 +88,7 @@ export function HostsPage() {
       ),
     },
     { key: 'ip', header: 'IP address', sortKey: 'ip', render: (host) => host.ip ?? (host.last_seen_ip ? <Dim>{host.last_seen_ip} (seen)</Dim> : <Dim />) },
-    { key: 'profile', header: 'Profile', sortKey: 'profile_id', render: (host) => nameOf(host.profile_id) ?? <Dim>default</Dim> },
+    { key: 'profile', header: 'Boots next', sortKey: 'profile_id', render: (host) => <EffectiveBootCell boot={host.effective_boot} /> },
     {
       key: 'group',
       header: 'Group and tags',
@@ -108,21 +109,16 @@ export function HostsPage() {
     },
     {
       key: 'status',
-      header: 'Status',
+      header: 'State',
       sortKey: 'discovered',
       render: (host) => (
         <Group gap={4} wrap="nowrap">
-          {host.discovered && (
-            <Badge color="orange" variant="light" radius="sm">
-              discovered
-            </Badge>
-          )}
+          <LifecycleBadge lifecycle={host.lifecycle} />
           {!host.enabled && (
             <Badge color="gray" variant="light" radius="sm">
               disabled
             </Badge>
           )}
-          {!host.discovered && host.enabled && <Dim>known</Dim>}
         </Group>
       ),
     },
@@ -159,6 +155,7 @@ export function HostsPage() {
           { kind: 'select', name: 'profile_id', label: 'Profile', options, width: 170 },
           { kind: 'select', name: 'discovered', label: 'Discovered', options: filterOptions({ true: 'Discovered only', false: 'Adopted only' }), width: 170 },
           { kind: 'select', name: 'enabled', label: 'Enabled', options: filterOptions({ true: 'Enabled', false: 'Disabled' }), width: 140 },
+          { kind: 'select', name: 'lifecycle', label: 'State', options: HOST_LIFECYCLES.map((state) => ({ value: state, label: state })), width: 140 },
         ]}
       >
         {canEdit && (

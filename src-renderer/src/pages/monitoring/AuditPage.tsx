@@ -25,7 +25,13 @@ const COLUMNS: Column<AuditEntry>[] = [
     ),
   },
   { key: 'action', header: 'Action', sortKey: 'action', render: (a) => <span className="mono">{a.action}</span> },
-  { key: 'resource', header: 'Resource', sortKey: 'resource_type', render: (a) => `${a.resource_type}${a.resource_id ? ` #${a.resource_id}` : ''}` },
+  {
+    key: 'resource',
+    header: 'Resource',
+    sortKey: 'resource_type',
+    // The object by name where the answer gave one ("hosts: web01 #14"), else its type and id.
+    render: (a) => `${a.resource_type}${a.detail?.['name'] ? `: ${a.detail['name']}` : ''}${a.resource_id ? ` #${a.resource_id}` : ''}`,
+  },
   {
     key: 'outcome',
     header: 'Outcome',

@@ -1,6 +1,6 @@
 import type { EventData as AppEvent, EventLevel } from '@contracts/events';
 import { Anchor, Button, Card, Code, Group, Modal, Stack, Switch, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { describeError } from '../../api/api-error.js';
 import { useAppState } from '../../app-state.js';
@@ -19,13 +19,18 @@ import { keys } from '../../query/keys.js';
 import { EventList } from '../dashboard/EventList.js';
 
 const TAIL_KEPT = 200;
+/** How often at most the table is read again while the live tail runs. */
+const TABLE_REFRESH_MS = 1000;
 
 /** Live tail: a stream with the page's kind, level and MAC filters; newest first, at most 200 kept. */
-function LiveTail({ filters }: { filters: Record<string, string> }) {
+function LiveTail({ filters, onEvent }: { filters: Record<string, string>; onEvent: () => void }) {
   const { client } = useAppState();
   const [events, setEvents] = useState<AppEvent[]>([]);
   const [error, setError] = useState<string | null>(null);
   const filterKey = JSON.stringify(filters);
+  // The latest callback, without resubscribing when the page re-renders.
+  const onEventRef = useRef(onEvent);
+  onEventRef.current = onEvent;
   useEffect(() => {
     setEvents([]);
     setError(null);
@@ -38,6 +43,7 @@ function LiveTail({ filters }: { filters: Record<string, string> }) {
           if (!event) return;
           setError(null);
           setEvents((current) => [event, ...current.filter((known) => known.id !== event.id)].slice(0, TAIL_KEPT));
+          onEventRef.current();
         },
         onError: (err) => setError(describeError(err)),
       },
@@ -69,6 +75,23 @@ export function EventsPage() {
   const query = useApiPage(keys.events, table.apiParams, (api, params) => api.events.list(params));
   const [tail, setTail] = useState(false);
   const [detail, setDetail] = useState<AppEvent | null>(null);
+  // With the live tail on, the table follows it: its first page (newest first) is read again at most once a second.
+  const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const followsTail = table.page === 1 && table.sort === '-id';
+  const refetch = query.refetch;
+  const onTailEvent = useCallback(() => {
+    if (!followsTail || refreshTimer.current !== null) return;
+    refreshTimer.current = setTimeout(() => {
+      refreshTimer.current = null;
+      void refetch();
+    }, TABLE_REFRESH_MS);
+  }, [followsTail, refetch]);
+  useEffect(
+    () => () => {
+      if (refreshTimer.current !== null) clearTimeout(refreshTimer.current);
+    },
+    [],
+  );
   const columns: Column<AppEvent>[] = [
     { key: 'created_at', header: 'Time', sortKey: 'created_at', render: (e) => <span className="nowrap">{formatDateTime(e.created_at)}</span> },
     { key: 'level', header: 'Level', sortKey: 'level', render: (e) => <StatusBadge value={e.level} /> },
@@ -82,7 +105,7 @@ export function EventsPage() {
           <div className="mono">
             {e.host_id !== null ? (
               <Anchor component={Link} to={`/hosts/${e.host_id}`} size="xs">
-                host #{e.host_id}
+                {e.host_name ?? `host #${e.host_id}`}
               </Anchor>
             ) : null}
             {e.mac && <div>{e.mac}</div>}
@@ -111,7 +134,7 @@ export function EventsPage() {
           { kind: 'date-range' },
         ]}
       />
-      {tail && <LiveTail filters={{ kind: kind ?? '', level: level ?? '', mac: mac ?? '' }} />}
+      {tail && <LiveTail filters={{ kind: kind ?? '', level: level ?? '', mac: mac ?? '' }} onEvent={onTailEvent} />}
       <ServerTable
         label="Events"
         columns={columns}

@@ -94,7 +94,7 @@ function Files() {
       <QueryState query={query} what="the log files">
         {(files) =>
           files.length === 0 ? (
-            <EmptyState>No log files (logging to files may be off, e.g. in tests).</EmptyState>
+            <EmptyState>No log files yet. Bootwright writes them to the logs folder of its data directory; if this stays empty, check that the data directory is writable by the service user and look at the service's console output (journalctl -u bootwright).</EmptyState>
           ) : (
             <Table striped>
               <caption className="visually-hidden">Log files</caption>

@@ -1,11 +1,9 @@
-import { Alert, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
-import { useCan } from '../../app-state.js';
+import { Alert, Card, Stack, Title } from '@mantine/core';
 import { PageHeader } from '../../components/PageHeader.js';
 import { QueryState } from '../../components/QueryState.js';
-import { StatusBadge } from '../../components/StatusBadge.js';
 import { useApiQuery } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
-import { ServiceButtons } from '../services/ServiceControls.js';
+import { ServiceStateHeader } from '../services/ServiceStateHeader.js';
 import { NfsExportsCard } from './NfsExportsCard.js';
 import { NfsSettingsForm } from './NfsSettingsForm.js';
 import { NfsStatusCard } from './NfsStatusCard.js';
@@ -13,35 +11,6 @@ import { lanHost } from './nfs-model.js';
 
 /** Client counters move without events (a read is no event): the status is polled too while the page is open. */
 const STATUS_POLL_MS = 5000;
-
-/** The service's state and its Start/Stop/Restart, like the services page shows them. */
-function ServiceStateHeader() {
-  const services = useApiQuery(keys.services, (api) => api.services.list());
-  const canOperate = useCan('operator');
-  const service = services.data?.find((entry) => entry.name === 'nfs');
-  if (!service) return null;
-  return (
-    <Card withBorder padding="sm" component="section" aria-label="NFS service">
-      <Group justify="space-between" wrap="wrap" gap="xs">
-        <Group gap="xs" wrap="wrap">
-          <Text fw={600} size="sm">
-            Service
-          </Text>
-          <StatusBadge value={service.state} />
-          {service.listen.map((address) => (
-            <Code key={address}>{address}</Code>
-          ))}
-        </Group>
-        {canOperate && <ServiceButtons service={service} />}
-      </Group>
-      {(service.last_error ?? service.notice) && (
-        <Text size="sm" c={service.last_error ? 'red' : 'orange.8'} mt="xs" className="pre-wrap">
-          {service.last_error ?? service.notice}
-        </Text>
-      )}
-    </Card>
-  );
-}
 
 /** `/services/nfs`: the read-only NFS v3 server's settings, exports (folders and OS images), and who mounts what. */
 export function NfsPage() {
@@ -54,7 +23,7 @@ export function NfsPage() {
   return (
     <Stack gap="md">
       <PageHeader title="NFS" description="A read-only NFS v3 server: folders and OS images for installers and live systems that boot from NFS." />
-      <ServiceStateHeader />
+      <ServiceStateHeader name="nfs" />
       {!host && system.data && (
         <Alert color="yellow" role="note">
           No served interface has a LAN address yet: the mount commands below show a placeholder.

@@ -61,7 +61,7 @@ export function bmcBody(values: FormValues, editing: boolean): BmcConfigInput {
 }
 
 /** Create or edit a BMC config (IPMI or Redfish). */
-export function BmcConfigDialog({ opened, config, onClose }: { opened: boolean; config: BmcConfig | null; onClose: () => void }) {
+export function BmcConfigDialog({ opened, config, onClose, onSaved }: { opened: boolean; config: BmcConfig | null; onClose: () => void; onSaved?: (saved: BmcConfig) => void }) {
   const { options } = useHostOptions();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<FormValues>({
@@ -100,7 +100,10 @@ export function BmcConfigDialog({ opened, config, onClose }: { opened: boolean; 
       onSubmit={form.onSubmit((submitted) => {
         setFormError(null);
         save.mutate(bmcBody(submitted, config !== null), {
-          onSuccess: onClose,
+          onSuccess: (saved) => {
+            onClose();
+            onSaved?.(saved);
+          },
           onError: (error) => setFormError(applyServerErrors(form, error, { fields: Object.keys(submitted) })),
         });
       })}

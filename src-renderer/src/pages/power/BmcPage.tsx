@@ -8,6 +8,7 @@ import { Dim } from '../../components/Dim.js';
 import { filterOptions, TableToolbar } from '../../components/kit/index.js';
 import { notifyError, notifySuccess } from '../../components/notify.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { useNewRow } from '../../components/use-new-row.js';
 import { ServerTable, type Column, type RowKey } from '../../components/ServerTable.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
@@ -53,6 +54,7 @@ export function BmcPage() {
   const confirm = useConfirm();
   const [selected, setSelected] = useState<Set<RowKey>>(new Set());
   const [editing, setEditing] = useState<{ config: BmcConfig | null } | null>(null);
+  const { highlight, markNew } = useNewRow();
   const [probing, setProbing] = useState(false);
   const [importing, setImporting] = useState(false);
   const [bootDevice, setBootDevice] = useState<BmcConfig | null>(null);
@@ -184,6 +186,7 @@ export function BmcPage() {
         query={query}
         table={table}
         rowKey={(c) => c.id}
+        highlight={highlight}
         rowName={(c) => c.name}
         emptyText="No BMCs yet. Add one, probe an address first, or import a CSV file."
         {...(canEdit ? { selection: { selected, onChange: setSelected } } : {})}
@@ -221,7 +224,7 @@ export function BmcPage() {
             : undefined
         }
       />
-      <BmcConfigDialog opened={editing !== null} config={editing?.config ?? null} onClose={() => setEditing(null)} />
+      <BmcConfigDialog opened={editing !== null} config={editing?.config ?? null} onClose={() => setEditing(null)} onSaved={(saved) => markNew(saved.id)} />
       <BmcProbeDialog opened={probing} onClose={() => setProbing(false)} />
       <BmcImportDialog opened={importing} onClose={() => setImporting(false)} />
       <BootDeviceDialog config={bootDevice} onClose={() => setBootDevice(null)} />

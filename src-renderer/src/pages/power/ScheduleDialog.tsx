@@ -63,7 +63,7 @@ export function scheduleBody(values: FormValues): WolScheduleInput {
  * POST /wol/schedule (new) or PUT /wol/schedule/{id} (`schedule` given):
  * wake hosts or MACs on a cron schedule or once, with a preview of the next runs.
  */
-export function ScheduleDialog({ opened, onClose, schedule = null }: { opened: boolean; onClose: () => void; schedule?: WolSchedule | null }) {
+export function ScheduleDialog({ opened, onClose, schedule = null, onSaved }: { opened: boolean; onClose: () => void; schedule?: WolSchedule | null; onSaved?: (saved: WolSchedule) => void }) {
   const { options } = useHostOptions();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<FormValues>({
@@ -107,7 +107,10 @@ export function ScheduleDialog({ opened, onClose, schedule = null }: { opened: b
       onSubmit={form.onSubmit((submitted) => {
         setFormError(null);
         save.mutate(scheduleBody(submitted), {
-          onSuccess: onClose,
+          onSuccess: (saved) => {
+            onClose();
+            onSaved?.(saved);
+          },
           onError: (error) =>
             setFormError(
               applyServerErrors(form, error, {

@@ -9,6 +9,7 @@ import { filterOptions, TableToolbar, UrlTabs } from '../../components/kit/index
 import { PageHeader } from '../../components/PageHeader.js';
 import { EmptyState, QueryState } from '../../components/QueryState.js';
 import { DeleteButton, RowButton } from '../../components/RowActions.js';
+import { useNewRow } from '../../components/use-new-row.js';
 import { ServerTable, TableSearch, type Column } from '../../components/ServerTable.js';
 import { StatusBadge } from '../../components/StatusBadge.js';
 import { useTableParams } from '../../components/use-table-params.js';
@@ -103,6 +104,7 @@ function Schedules() {
   const canEdit = useCan('operator');
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<WolSchedule | null>(null);
+  const { highlight, markNew } = useNewRow();
   const pause = useApiAction((api, schedule: WolSchedule) => api.power.schedules.update(schedule.id, { enabled: !schedule.enabled }), {
     invalidate: [keys.wol],
     success: (schedule) => (schedule.enabled ? `Schedule ${schedule.name} resumed.` : `Schedule ${schedule.name} paused.`),
@@ -165,6 +167,7 @@ function Schedules() {
         query={query}
         table={table}
         rowKey={(s) => s.id}
+        highlight={highlight}
         emptyText="No schedules. A schedule wakes machines at set times, e.g. before the working day."
         rowActions={
           canEdit
@@ -182,8 +185,8 @@ function Schedules() {
             : undefined
         }
       />
-      <ScheduleDialog opened={creating} onClose={() => setCreating(false)} />
-      <ScheduleDialog opened={editing !== null} onClose={() => setEditing(null)} schedule={editing} />
+      <ScheduleDialog opened={creating} onClose={() => setCreating(false)} onSaved={(saved) => markNew(saved.id)} />
+      <ScheduleDialog opened={editing !== null} onClose={() => setEditing(null)} schedule={editing} onSaved={(saved) => markNew(saved.id)} />
     </Stack>
   );
 }

@@ -9,6 +9,7 @@ import { keys } from '../../query/keys.js';
 import { NotFoundPage } from '../NotFoundPage.js';
 import { BOOT_TYPE_LABELS } from './boot-type-labels.js';
 import { ProfileEditor } from './ProfileEditor.js';
+import { ProfileUsageText } from './ProfileUsageText.js';
 import { ProfileVersions } from './ProfileVersions.js';
 
 function Breadcrumb({ children }: { children: string }) {
@@ -46,7 +47,16 @@ export function ProfileDetailPage() {
   const profile = query.data;
   return (
     <Stack gap="md">
-      <PageHeader title={profile.name} description={<Breadcrumb>{`${BOOT_TYPE_LABELS[profile.boot_type]} · script version ${profile.script_version}`}</Breadcrumb>} />
+      <PageHeader
+        title={profile.name}
+        description={
+          <>
+            <Breadcrumb>{`${BOOT_TYPE_LABELS[profile.boot_type]} · script version ${profile.script_version}`}</Breadcrumb>
+            {' · '}
+            <ProfileUsageText profileId={profile.id} usage={profile.used_by} prefix="used by " />
+          </>
+        }
+      />
       <UrlTabs
         tabs={[
           { value: 'profile', label: 'Settings and script', panel: <ProfileEditor profile={profile} /> },

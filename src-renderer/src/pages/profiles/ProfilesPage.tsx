@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
-import { BOOT_TYPES, type Profile } from '@contracts/profiles';
+import { BOOT_TYPES, type ProfileView } from '@contracts/profiles';
 import { Link, useNavigate } from 'react-router';
 import { useCan } from '../../app-state.js';
 import { Dim } from '../../components/Dim.js';
@@ -10,8 +10,9 @@ import { formatDateTime, formatRelative } from '../../format.js';
 import { useApiPage } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { BOOT_TYPE_LABELS } from './boot-type-labels.js';
+import { ProfileUsageText } from './ProfileUsageText.js';
 
-const COLUMNS: Column<Profile>[] = [
+const COLUMNS: Column<ProfileView>[] = [
   {
     key: 'name',
     header: 'Name',
@@ -25,6 +26,7 @@ const COLUMNS: Column<Profile>[] = [
   { key: 'boot_type', header: 'Boot type', sortKey: 'boot_type', render: (p) => <Badge variant="light" radius="sm" style={{ textTransform: 'none' }}>{BOOT_TYPE_LABELS[p.boot_type]}</Badge> },
   { key: 'description', header: 'Description', render: (p) => (p.description ? <Text size="sm" lineClamp={2}>{p.description}</Text> : <Dim />) },
   { key: 'groups', header: 'Default for groups', render: (p) => (p.default_for_groups.length > 0 ? p.default_for_groups.join(', ') : <Dim />) },
+  { key: 'used_by', header: 'Used by', render: (p) => <ProfileUsageText profileId={p.id} usage={p.used_by} /> },
   { key: 'script_version', header: 'Version', sortKey: 'script_version', numeric: true, render: (p) => p.script_version },
   { key: 'updated_at', header: 'Changed', sortKey: 'updated_at', render: (p) => <span title={formatDateTime(p.updated_at)}>{formatRelative(p.updated_at)}</span> },
 ];

@@ -2,6 +2,7 @@ import type { ServiceAction, ServiceStatus } from '@contracts/services';
 import { Button, Group, Switch } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { notifyError } from '../../components/notify.js';
 import { useApiAction } from '../../query/api-hooks.js';
 import { keys } from '../../query/keys.js';
 import { ACTION_LABELS, actionDisabled, actionsFor } from './service-actions.js';
@@ -18,7 +19,15 @@ export function ServiceButtons({ service, size = 'xs' }: { service: ServiceStatu
   const store = useStoreService();
   const run = useApiAction(
     (api, action: ServiceAction) => api.services.run(service.name, action),
-    { invalidate: [keys.services, keys.status], errorTitle: `${service.name} could not be changed`, onSuccess: store },
+    {
+      invalidate: [keys.services, keys.status, keys.alerts],
+      errorTitle: `${service.name} could not be changed`,
+      onSuccess: (updated) => {
+        store(updated);
+        // The API answers a start that failed with the service in state "failed" (200, not an error): say so as loudly as an error.
+        if (updated.state === 'failed') notifyError(new Error(updated.last_error ?? 'it failed without saying why; see the log'), `${service.name} did not start`);
+      },
+    },
   );
   if (service.protected) return null;
   return (

@@ -7,6 +7,7 @@ import { Value } from 'typebox/value';
 import { useCan } from '../../app-state.js';
 import { FormError, SettingsSaveBar } from '../../components/kit/index.js';
 import { useProfileOptions } from '../hosts/use-profile-options.js';
+import { bootLoaderErrorField, BootLoadersFields, bootLoadersBody, checkGroupName, loaderFormFields, type BootLoaderFormFields } from './BootLoadersFields.js';
 import { useSectionForm } from './use-section-form.js';
 
 export function SectionForm({ label, save, saving, formError, dirty, reset, children }: { label: string; save: () => void; saving: boolean; formError: string | null; dirty: boolean; reset: () => void; children: ReactNode }) {
@@ -23,7 +24,7 @@ export function SectionForm({ label, save, saving, formError, dirty, reset, chil
 }
 
 type GeneralForm = { server_name: string; update_feed_url: string; allowed_hosts: string[] };
-type NetbootForm = {
+type NetbootForm = BootLoaderFormFields & {
   default_action: NetbootSettings['default_action'];
   default_profile_id: string | null;
   menu_timeout_seconds: number | string;
@@ -87,6 +88,7 @@ export function NetbootSection({ stored }: { stored: NetbootSettings }) {
       download_timeout_seconds: s.download_timeout_seconds,
       http_proxy: s.http_proxy ?? '',
       task_expiry_minutes: s.task_expiry_minutes,
+      ...loaderFormFields(s.boot_loaders),
     }),
     // The proxy is admin-only: an operator's PUT must not touch it.
     toBody: (f) => ({
@@ -98,6 +100,8 @@ export function NetbootSection({ stored }: { stored: NetbootSettings }) {
       offline: f.offline,
       download_timeout_seconds: Number(f.download_timeout_seconds),
       task_expiry_minutes: Number(f.task_expiry_minutes),
+      // The whole object: the groups removed here must go on the server too.
+      boot_loaders: bootLoadersBody(f),
       ...(isAdmin ? { http_proxy: f.http_proxy.trim() === '' ? null : f.http_proxy.trim() } : {}),
     }),
     validate: {
@@ -107,7 +111,10 @@ export function NetbootSection({ stored }: { stored: NetbootSettings }) {
       download_timeout_seconds: fits(fields.download_timeout_seconds),
       task_expiry_minutes: fits(fields.task_expiry_minutes),
       http_proxy: (value) => (Value.Check(fields.http_proxy, value.trim() === '' ? null : value.trim()) ? null : 'An http:// or https:// URL'),
+      loader_groups: { group: (value, values, path) => checkGroupName(value, values.loader_groups, Number(path.split('.')[1])) },
     },
+    // boot_loaders.* lands on the loader fields; the other fields keep their names.
+    mapError: (path) => bootLoaderErrorField(path) ?? (Object.hasOwn(fields, path.split('.')[0] ?? '') ? path : null),
   });
   const action = form.getValues().default_action;
   return (
@@ -143,6 +150,7 @@ export function NetbootSection({ stored }: { stored: NetbootSettings }) {
         <NumberInput label="Install tasks expire after (minutes)" description="Default lifetime of a task" min={5} max={43_200} allowDecimal={false} disabled={!canEdit} {...form.getInputProps('task_expiry_minutes')} />
         <TextInput label="HTTP proxy for downloads" description={isAdmin ? 'Empty: direct' : 'Only an admin can change this'} placeholder="none" disabled={!isAdmin} {...form.getInputProps('http_proxy')} />
       </Group>
+      <BootLoadersFields form={form} canEdit={canEdit} />
     </SectionForm>
   );
 }

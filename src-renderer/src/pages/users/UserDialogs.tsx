@@ -17,7 +17,7 @@ export const ROLE_OPTIONS = ROLES.map((role) => ({
 const MIN_PASSWORD = PASSWORD_MIN_LENGTH;
 
 /** POST /users. */
-export function CreateUserDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+export function CreateUserDialog({ opened, onClose, onSaved }: { opened: boolean; onClose: () => void; onSaved?: (user: User) => void }) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm({
     initialValues: { username: '', password: '', role: 'viewer' as Role },
@@ -50,7 +50,13 @@ export function CreateUserDialog({ opened, onClose }: { opened: boolean; onClose
         setFormError(null);
         create.mutate(
           { username: values.username.trim(), password: values.password, role: values.role },
-          { onSuccess: onClose, onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['username', 'password', 'role'] })) },
+          {
+            onSuccess: (user) => {
+              onClose();
+              onSaved?.(user);
+            },
+            onError: (error) => setFormError(applyServerErrors(form, error, { fields: ['username', 'password', 'role'] })),
+          },
         );
       })}
     >

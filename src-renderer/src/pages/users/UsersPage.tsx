@@ -6,6 +6,7 @@ import { Dim } from '../../components/Dim.js';
 import { UrlTabs } from '../../components/kit/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { DeleteButton, RowButton } from '../../components/RowActions.js';
+import { useNewRow } from '../../components/use-new-row.js';
 import { ServerTable, TableSearch, type Column } from '../../components/ServerTable.js';
 import { useTableParams } from '../../components/use-table-params.js';
 import { formatDateTime, formatRelative } from '../../format.js';
@@ -20,6 +21,7 @@ function Users() {
   const me = useSession((state) => state.session?.user.id ?? null);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);
+  const { highlight, markNew } = useNewRow();
   const remove = useApiAction((api, user: User) => api.auth.users.remove(user.id), { invalidate: [keys.users], success: (user) => `User ${user.username} deleted.` });
   const columns: Column<User>[] = [
     {
@@ -40,6 +42,7 @@ function Users() {
     { key: 'role', header: 'Role', sortKey: 'role', render: (u) => u.role },
     { key: 'disabled', header: 'Status', sortKey: 'disabled', render: (u) => (u.disabled ? <Badge color="gray" variant="light">disabled</Badge> : 'active') },
     { key: 'password_changed_at', header: 'Password changed', sortKey: 'password_changed_at', render: (u) => formatRelative(u.password_changed_at) },
+    { key: 'last_login_at', header: 'Last login', render: (u) => (u.last_login_at ? <span title={u.last_login_at}>{formatRelative(u.last_login_at)}</span> : 'never') },
     { key: 'created_at', header: 'Created', sortKey: 'created_at', render: (u) => formatDateTime(u.created_at) },
   ];
   return (
@@ -54,6 +57,7 @@ function Users() {
         query={query}
         table={table}
         rowKey={(u) => u.id}
+        highlight={highlight}
         emptyText="No users."
         rowActions={(user) => (
           <>
@@ -64,7 +68,7 @@ function Users() {
           </>
         )}
       />
-      <CreateUserDialog opened={creating} onClose={() => setCreating(false)} />
+      <CreateUserDialog opened={creating} onClose={() => setCreating(false)} onSaved={(user) => markNew(user.id)} />
       <EditUserDialog user={editing} onClose={() => setEditing(null)} />
     </Stack>
   );

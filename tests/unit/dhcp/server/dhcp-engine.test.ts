@@ -6,6 +6,7 @@ import { EngineKit, opt, optionText, request, subnetConfig, typeOf } from './dhc
 const MAC_A = '52:54:00:00:00:0a';
 const MAC_B = '52:54:00:00:00:0b';
 const MAC_C = '52:54:00:00:00:0c';
+const MAC_D = '52:54:00:00:00:0d';
 const DISCOVER = 1;
 const REQUEST = 3;
 const DECLINE = 4;
@@ -275,7 +276,44 @@ describe('PXE boot information', () => {
     expect(findOption(packet, OPT.VENDOR_CLASS)).toBeUndefined();
   });
 
-  it('UEFI x64 PXE: ipxe.efi; ARM64: ipxe-arm64.efi', async () => {
+  /** UEFI machines on iPXE (the archmap's files) instead of the shipped default, the signed GRUB chain. */
+  async function uefiOnIpxe(): Promise<void> {
+    await kit.test.core.kernel.settings.update({ netboot: { boot_loaders: { uefi_x64: 'ipxe', uefi_arm64: 'ipxe', groups: {} } } });
+  }
+
+  it('UEFI x64 and ARM64 PXE get the signed GRUB chain by default: the shim, which loads GRUB', async () => {
+    const [x64] = await kit.handle(request(MAC_A, DISCOVER, [opt.vendorClass('PXEClient:Arch:00007:UNDI:003016'), opt.arch(7)]));
+    expect(x64!.packet.file).toBe('shimx64.efi');
+    expect(optionText(x64!.packet, OPT.TFTP_SERVER_NAME)).toBe('10.50.0.1');
+    const [ebc] = await kit.handle(request(MAC_C, DISCOVER, [opt.vendorClass('PXEClient:Arch:00009:UNDI:003016'), opt.arch(9)]));
+    expect(ebc!.packet.file).toBe('shimx64.efi');
+    const [arm] = await kit.handle(request(MAC_B, DISCOVER, [opt.vendorClass('PXEClient:Arch:00011:UNDI:003000'), opt.arch(11)]));
+    expect(arm!.packet.file).toBe('shimaa64.efi');
+    // BIOS has no signed chain: iPXE as always.
+    const [bios] = await kit.handle(request(MAC_D, DISCOVER, [opt.vendorClass('PXEClient:Arch:00000:UNDI:002001'), opt.arch(0)]));
+    expect(bios!.packet.file).toBe('undionly.kpxe');
+  });
+
+  it("a host's own boot_loader wins over its group's, which wins over the architecture's default; a reservation's boot_file over all", async () => {
+    const hosts = kit.test.core.area('hosts');
+    await kit.test.core.kernel.settings.update({ netboot: { boot_loaders: { uefi_x64: 'grub', uefi_arm64: 'grub', groups: { Lab: 'ipxe' } } } });
+    await hosts.create({ mac: MAC_A, group: 'lab' });
+    await hosts.create({ mac: MAC_B, group: 'lab', boot_loader: 'grub' });
+    const x64 = [opt.vendorClass('PXEClient:Arch:00007:UNDI:003016'), opt.arch(7)];
+    const [groupOffer] = await kit.handle(request(MAC_A, DISCOVER, x64));
+    expect(groupOffer!.packet.file).toBe('ipxe.efi');
+    const [hostOffer] = await kit.handle(request(MAC_B, DISCOVER, x64));
+    expect(hostOffer!.packet.file).toBe('shimx64.efi');
+    await kit.ctx.reservations.create({ mac: MAC_B, ip: '10.50.0.60', boot_file: 'custom/loader.efi' });
+    const [reserved] = await kit.handle(request(MAC_B, DISCOVER, x64));
+    expect(reserved!.packet.file).toBe('custom/loader.efi');
+    // iPXE (chained from GRUB with Secure Boot off) still gets the entry script, never the shim again.
+    const [ipxe] = await kit.handle(request(MAC_A, DISCOVER, [...x64, opt.userClass('iPXE')]));
+    expect(ipxe!.packet.file).toBe('http://10.50.0.1:8080/boot/ipxe/entry.ipxe');
+  });
+
+  it('UEFI x64 PXE on iPXE: ipxe.efi; ARM64: ipxe-arm64.efi', async () => {
+    await uefiOnIpxe();
     const [x64] = await kit.handle(request(MAC_A, DISCOVER, [opt.vendorClass('PXEClient:Arch:00007:UNDI:003016'), opt.arch(7)]));
     expect(x64!.packet.file).toBe('ipxe.efi');
     const [arm] = await kit.handle(request(MAC_B, DISCOVER, [opt.vendorClass('PXEClient:Arch:00011:UNDI:003000'), opt.arch(11)]));
@@ -302,6 +340,7 @@ describe('PXE boot information', () => {
   });
 
   it('follows an edited architecture map', async () => {
+    await uefiOnIpxe();
     const entries = kit.ctx.archmap.entries().map((entry) => (entry.code === 7 ? { ...entry, boot_file: 'snponly.efi' } : entry));
     await kit.ctx.archmap.replace(entries);
     const [offer] = await kit.handle(request(MAC_A, DISCOVER, [opt.vendorClass('PXEClient:Arch:00007:UNDI:003016'), opt.arch(7)]));
@@ -344,7 +383,8 @@ describe('proxyDHCP', () => {
     expect(proxy(request(MAC_A, REQUEST, [opt.vendorClass('PXEClient:Arch:00000:UNDI:002001'), opt.serverId('10.50.0.254'), opt.requested('10.50.0.9')]))).toHaveLength(0);
   });
 
-  it('answers a port 4011 REQUEST with an ACK back to its source, repeating the boot item', () => {
+  it('answers a port 4011 REQUEST with an ACK back to its source, repeating the boot item', async () => {
+    await kit.test.core.kernel.settings.update({ netboot: { boot_loaders: { uefi_x64: 'ipxe', uefi_arm64: 'ipxe', groups: {} } } });
     const bootItem = { code: OPT.VENDOR_SPECIFIC, data: Buffer.from([71, 4, 0x80, 0x00, 0x00, 0x00, 255]) };
     const [ack] = proxy(request(MAC_A, REQUEST, [opt.vendorClass('PXEClient:Arch:00007:UNDI:003016'), opt.arch(7), bootItem], { ciaddr: '10.50.0.77' }), true);
     expect(typeOf(ack!.packet)).toBe(5);

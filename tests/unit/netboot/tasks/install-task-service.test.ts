@@ -20,6 +20,7 @@ const HOST: Host = {
   arch: 'arm64',
   platform: 'efi',
   enabled: true,
+  boot_loader: null,
   discovered: false,
   last_boot_at: null,
   last_seen_ip: null,

@@ -80,7 +80,7 @@ describe('Netboot catalog', () => {
     const fake = renderApp('/netboot', {
       ...routes,
       'POST /api/v1/profiles/from-netboot': (body) => ({ status: 201, body: { success: true, data: { id: 9, name: (body as { name: string }).name } } }),
-      'GET /api/v1/profiles/9': () => ok({ id: 9, name: 'Debian 12 amd64', description: '', boot_type: 'linux', script: '', linux: null, chain: null, sanboot: null, menu: null, variables: {}, default_for_groups: [], script_version: 1, created_at: '2024-05-01T00:00:00Z', updated_at: '2024-05-01T00:00:00Z' }),
+      'GET /api/v1/profiles/9': () => ok({ id: 9, name: 'Debian 12 amd64', description: '', boot_type: 'linux', script: '', linux: null, chain: null, sanboot: null, menu: null, variables: {}, default_for_groups: [], script_version: 1, created_at: '2024-05-01T00:00:00Z', updated_at: '2024-05-01T00:00:00Z', used_by: { assigned: 0, by_group: 0 } }),
       'GET /api/v1/profiles/9/script-versions': () => okList([]),
     });
     const debian = await screen.findByRole('article', { name: 'Debian' });

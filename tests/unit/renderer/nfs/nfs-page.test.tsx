@@ -88,7 +88,7 @@ describe('NFS page (/services/nfs)', () => {
     expect(within(row).getByText('1,234')).toBeTruthy();
     expect(within(row).getByText('3.0 GiB')).toBeTruthy();
     // The service header with its controls.
-    const header = screen.getByRole('region', { name: 'NFS service' });
+    const header = screen.getByRole('region', { name: 'NFS service state' });
     expect(within(header).getByText('running')).toBeTruthy();
     expect(within(header).getByRole('button', { name: 'Stop nfs' })).toBeTruthy();
   });

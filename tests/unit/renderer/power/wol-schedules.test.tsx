@@ -61,6 +61,8 @@ describe('WOL schedules', () => {
       expect(callsTo(fake.calls, 'PUT', '/wol/schedule/3')[0]?.body).toEqual({ name: 'Lab mornings', host_ids: [1], cron: '30 6 * * *', timezone: 'UTC', enabled: true }),
     );
     expect(callsTo(fake.calls, 'POST', '/wol/schedule')).toHaveLength(0);
+    // The saved row is marked in the table (and scrolled to).
+    await waitFor(() => expect(document.querySelector('tr[data-new]')?.textContent).toContain('Lab mornings'));
   });
 
   it('shows a viewer neither edit nor pause', async () => {
