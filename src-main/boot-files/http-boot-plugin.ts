@@ -10,6 +10,7 @@ import { unmapIpv4 } from '../network/ip-math.js';
 import type { BootFiles } from './boot-files.js';
 import { parseRange, type ByteRange } from './byte-range.js';
 import { contentTypeFor } from './content-type.js';
+import { reportTransfer } from './http-transfer-report.js';
 import { SendfileReplier, type SendfileSettings } from './sendfile-reply.js';
 import { mapStretches, stretchesFit, stretchesSize, type FileStretch } from './virtual-files.js';
 
@@ -139,7 +140,7 @@ async function serve(deps: HttpBootDeps & { delivered: (bytes: number) => void }
     const socket = request.raw.socket;
     const native = sendfile.usable(socket);
     const pieces = mapStretches(stretches, start, length);
-    reportTransfer(deps.events, deps.delivered, reply, delivered, { ip: client.ip, file: found.path, bytes: length, range: range !== null, method: native ? 'sendfile' : 'stream' });
+    reportTransfer(deps.events, deps.delivered, reply.raw, delivered, { ip: client.ip, file: found.path, bytes: length, range: range !== null, method: native ? 'sendfile' : 'stream' });
     if (native) {
       // Hijacked: fastify ignores what the handler returns; the transfer runs on after it.
       sending = sendfile.send(reply, socket, fd, pieces);
@@ -185,49 +186,6 @@ function pieceStream(fd: number, pieces: readonly FileStretch[]): Readable {
     }
   }
   return Readable.from(chained(), { objectMode: false });
-}
-
-/**
- * Emits `http.transfer.completed` when the last byte of a boot file left, or
- * `http.transfer.failed` when the client went away first (the HTTP twin of
- * the TFTP transfer events; a technician sees whether a kernel or initrd
- * arrived whole). Only when someone listens or the log keeps events: always.
- */
-function reportTransfer(
-  events: EventLog,
-  count: (bytes: number) => void,
-  reply: FastifyReply,
-  delivered: () => Promise<boolean>,
-  transfer: { ip: string; file: string; bytes: number; range: boolean; method: 'sendfile' | 'stream' },
-): void {
-  const started = Date.now();
-  const res = reply.raw;
-  let reported = false;
-  const completed = () => {
-    reported = true;
-    count(transfer.bytes);
-    events.emit({
-      kind: 'http.transfer.completed',
-      ip: transfer.ip,
-      message: `${transfer.ip} received ${transfer.file} over HTTP (${transfer.bytes} bytes)`,
-      detail: { file: transfer.file, bytes: transfer.bytes, range: transfer.range, method: transfer.method, duration_ms: Date.now() - started },
-    });
-  };
-  res.once('finish', completed);
-  res.once('close', async () => {
-    if (reported) return;
-    const whole = await delivered();
-    if (reported) return;
-    if (whole) return completed();
-    reported = true;
-    events.emit({
-      kind: 'http.transfer.failed',
-      level: 'warn',
-      ip: transfer.ip,
-      message: `${transfer.ip} stopped receiving ${transfer.file} over HTTP before the end`,
-      detail: { file: transfer.file, bytes: transfer.bytes, range: transfer.range, method: transfer.method, duration_ms: Date.now() - started },
-    });
-  });
 }
 
 /**
