@@ -4,6 +4,8 @@ import type { DhcpFacade } from '../dhcp/index.js';
 import type { DnsService } from '../dns/index.js';
 import type { HostService } from '../hosts/index.js';
 import type { NetbootFacade } from '../netboot/index.js';
+import type { NfsFacade } from '../nfs/index.js';
+import type { OsImagesFacade } from '../os-images/index.js';
 import type { PowerService } from '../power/index.js';
 import type { ProfileService } from '../profiles/index.js';
 import type { ScriptsFacade } from '../scripts/scripts-facade.js';
@@ -45,11 +47,13 @@ interface KitDeps {
   netboot: NetbootFacade;
   scripts: ScriptsFacade;
   baselines: BaselinesFacade;
+  nfs: NfsFacade;
+  'os-images': OsImagesFacade;
 }
 
 /**
  * The kit area (docs/kit.md): one versioned file with the configuration
- * (settings, DNS, DHCP, access lists, hosts, profiles, BMC configs, WOL
+ * (settings including NFS, DNS, DHCP, access lists, hosts, profiles, BMC configs, WOL
  * schedules, answer templates, scripts, baselines), exported and imported
  * through the other areas' facades — the last area of the list, since it
  * needs all of them.
@@ -57,9 +61,9 @@ interface KitDeps {
 export function kitArea(options: KitAreaOptions = {}): AreaModule<'kit', KitFacade, KitDeps> {
   return {
     name: 'kit',
-    needs: ['dns', 'dhcp', 'tftp', 'profiles', 'hosts', 'power', 'netboot', 'scripts', 'baselines'],
+    needs: ['dns', 'dhcp', 'tftp', 'profiles', 'hosts', 'power', 'netboot', 'scripts', 'baselines', 'nfs', 'os-images'],
     async create(kernel, deps) {
-      const settings = settingsTarget({ settings: kernel.settings, dhcp: deps.dhcp, dns: deps.dns, tftp: deps.tftp, profiles: deps.profiles, network: kernel.network, services: kernel.services });
+      const settings = settingsTarget({ settings: kernel.settings, dhcp: deps.dhcp, dns: deps.dns, tftp: deps.tftp, profiles: deps.profiles, network: kernel.network, services: kernel.services, nfs: deps.nfs, images: deps['os-images'] });
       const targets: Record<KitSection, KitTarget> = {
         settings,
         dns_records: dnsRecordsTarget(deps.dns) as KitTarget,

@@ -32,7 +32,7 @@ export const KIT_SECTIONS = [
 export type KitSection = (typeof KIT_SECTIONS)[number];
 
 /** The settings a kit carries (never users, passwords or API tokens). */
-export const KIT_SETTINGS_PARTS = ['general', 'interfaces', 'dhcp', 'dns', 'tftp', 'netboot', 'logging'] as const;
+export const KIT_SETTINGS_PARTS = ['general', 'interfaces', 'dhcp', 'dns', 'tftp', 'netboot', 'logging', 'nfs'] as const;
 export type KitSettingsPart = (typeof KIT_SETTINGS_PARTS)[number];
 
 /** How an import treats an item whose name (or key) is taken locally with other content. `ask` (the default) answers 409 listing them. */

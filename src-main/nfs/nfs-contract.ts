@@ -92,7 +92,7 @@ export const NfsSettingsUpdateSchema = StrictObject({
   portmapper: Type.Optional(literalUnion(PORTMAPPER_MODES)),
   udp: Type.Optional(Type.Boolean()),
   export_mounted_images: Type.Optional(Type.Boolean()),
-  image_clients: Type.Optional(Type.Array(ClientSubnet, { maxItems: MAX_EXPORT_CLIENTS })),
+  image_clients: Type.Optional(Type.Union([Type.Array(ClientSubnet, { maxItems: MAX_EXPORT_CLIENTS }), Type.Null()], { description: 'Subnets allowed to mount the image exports; null: back to the subnets of the served interfaces' })),
   exports: Type.Optional(Type.Array(NfsExportInputSchema, { maxItems: MAX_EXPORTS })),
 });
 export type NfsSettingsUpdate = Static<typeof NfsSettingsUpdateSchema>;

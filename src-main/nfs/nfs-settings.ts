@@ -187,7 +187,26 @@ export class NfsSettings {
     return run;
   }
 
+  /**
+   * Validates `patch` merged over the current settings as `update` would,
+   * and stores nothing (the kit checks every part before its first write).
+   */
+  async check(patch: NfsSettingsPatch, options: NfsUpdateOptions = {}): Promise<void> {
+    await this.plan(patch, options);
+  }
+
   private async apply(patch: NfsSettingsPatch, options: NfsUpdateOptions): Promise<NfsUpdateResult> {
+    const { current, result } = await this.plan(patch, options);
+    const { value: next } = result;
+    if (JSON.stringify(next) !== JSON.stringify(current)) {
+      result.value = await this.section.set(next);
+      for (const listener of this.listeners) await listener(result);
+    }
+    return result;
+  }
+
+  /** The settings `patch` makes, validated; throws FORBIDDEN or VALIDATION_FAILED, stores nothing. */
+  private async plan(patch: NfsSettingsPatch, options: NfsUpdateOptions): Promise<{ current: StoredNfsSettings; result: NfsUpdateResult }> {
     const prefix = options.fieldPrefix ?? 'body';
     if (options.mayChangeExports === false && this.needsAdmin(patch)) {
       const message = 'changing NFS exports or ports needs the admin role (an export hands a folder to the LAN without a login)';
@@ -202,10 +221,10 @@ export class NfsSettings {
       ...(patch.portmapper !== undefined ? { portmapper: patch.portmapper } : {}),
       ...(patch.udp !== undefined ? { udp: patch.udp } : {}),
       ...(patch.export_mounted_images !== undefined ? { export_mounted_images: patch.export_mounted_images } : {}),
-      ...(patch.image_clients !== undefined ? { image_clients: patch.image_clients.map((entry) => entry.trim()) } : {}),
+      ...(patch.image_clients !== undefined ? { image_clients: patch.image_clients === null ? null : patch.image_clients.map((entry) => entry.trim()) } : {}),
     };
     this.checkServer(next, prefix, errors);
-    if (patch.image_clients !== undefined) {
+    if (patch.image_clients !== undefined && patch.image_clients !== null) {
       for (const problem of clientSubnetProblems(patch.image_clients)) errors.push({ field: `${prefix}.image_clients.${problem.index}`, message: problem.message });
     }
     const removedIds: number[] = [];
@@ -230,17 +249,37 @@ export class NfsSettings {
       }
     }
     if (errors.length > 0) throw validationError(errors);
-    const serverChanged = (['nfs_port', 'mount_port', 'portmapper', 'udp'] as const).some((key) => next[key] !== current[key]);
-    const exportsChanged =
-      JSON.stringify(next.exports) !== JSON.stringify(current.exports) ||
-      JSON.stringify(next.image_clients) !== JSON.stringify(current.image_clients) ||
-      next.export_mounted_images !== current.export_mounted_images;
-    const result: NfsUpdateResult = { value: next, serverChanged, exportsChanged, removedIds, addedIds };
-    if (JSON.stringify(next) !== JSON.stringify(current)) {
-      result.value = await this.section.set(next);
-      for (const listener of this.listeners) await listener(result);
-    }
-    return result;
+    return { current, result: { value: next, ...changeOf(current, next), removedIds, addedIds } };
+  }
+
+  /**
+   * Puts back the settings a snapshot holds, export ids included (the kit's
+   * undo of an import it could not finish). Ids are never reused, so an
+   * export that comes back with its id is the one its clients' handles
+   * name. Not validated again: the snapshot was valid when taken, and an
+   * undo must not fail on a folder that changed since (the export table
+   * shows it as that export's problem). The handle key stays.
+   */
+  restore(snapshot: Omit<StoredNfsSettings, 'handle_key'>): Promise<NfsUpdateResult> {
+    const run = this.queue.catch(() => undefined).then(async () => {
+      const current = this.get();
+      const next: StoredNfsSettings = { ...structuredClone(snapshot), next_export_id: Math.max(snapshot.next_export_id, current.next_export_id), handle_key: current.handle_key };
+      const before = new Set(current.exports.map((entry) => entry.id));
+      const after = new Set(next.exports.map((entry) => entry.id));
+      const result: NfsUpdateResult = {
+        value: next,
+        ...changeOf(current, next),
+        removedIds: [...before].filter((id) => !after.has(id)),
+        addedIds: [...after].filter((id) => !before.has(id)),
+      };
+      if (JSON.stringify(next) !== JSON.stringify(current)) {
+        result.value = await this.section.set(next);
+        for (const listener of this.listeners) await listener(result);
+      }
+      return result;
+    });
+    this.queue = run;
+    return run;
   }
 
   private checkServer(next: StoredNfsSettings, prefix: string, errors: FieldError[]): void {
@@ -322,6 +361,17 @@ export class NfsSettings {
     this.queue = run;
     return run;
   }
+}
+
+/** What a change from `current` to `next` needs applied: a server restart, an export table swap. */
+function changeOf(current: StoredNfsSettings, next: StoredNfsSettings): Pick<NfsUpdateResult, 'serverChanged' | 'exportsChanged'> {
+  return {
+    serverChanged: (['nfs_port', 'mount_port', 'portmapper', 'udp'] as const).some((key) => next[key] !== current[key]),
+    exportsChanged:
+      JSON.stringify(next.exports) !== JSON.stringify(current.exports) ||
+      JSON.stringify(next.image_clients) !== JSON.stringify(current.image_clients) ||
+      next.export_mounted_images !== current.export_mounted_images,
+  };
 }
 
 /** A request's export over the stored one it replaces (fields not sent keep their stored value; new exports get defaults). */

@@ -13,10 +13,12 @@ import { SECTION_CHECKS } from '../../settings/settings-validation.js';
 import { TFTP_SETTING_LIMITS, type TftpFacade, type StoredTftpSettings } from '../../tftp/index.js';
 import { KIT_SETTINGS_PARTS, type KitSettingsPart } from '../kit-contract.js';
 import { checkShape, type KitTarget } from '../kit-target.js';
+import type { StoredNfsSettings } from '../../nfs/index.js';
+import { KitNfsPartSchema, nfsPatchOf, readNfsPart, type KitNfsPart, type NfsPartDeps } from './nfs-part.js';
 
 /*
  * Settings in a kit (docs/kit.md, "Settings"): general, interfaces, DHCP
- * (with its subnets), DNS, TFTP, netboot and logging — never users,
+ * (with its subnets), DNS, TFTP, netboot, logging and NFS (nfs-part.ts) — never users,
  * passwords or tokens (they are not settings). Each part is written through
  * the service a PUT uses, so the same validation and service restarts apply.
  * Left out because they belong to the machine, not the kit: a service's
@@ -45,6 +47,7 @@ const PART_SCHEMAS: Record<KitSettingsPart, TSchema> = {
   dhcp: DhcpSettingsPatchSchema,
   dns: DnsPartSchema,
   tftp: TftpPartSchema,
+  nfs: KitNfsPartSchema,
 };
 
 export interface SettingsTargetDeps {
@@ -55,6 +58,8 @@ export interface SettingsTargetDeps {
   profiles: Pick<ProfileService, 'get' | 'all'>;
   network: NetworkService;
   services: ServiceControl;
+  nfs: NfsPartDeps['nfs'];
+  images: NfsPartDeps['images'];
 }
 
 type Tftp = Omit<StoredTftpSettings, 'root'>;
@@ -70,6 +75,8 @@ export function settingsTarget(deps: SettingsTargetDeps): KitTarget<SettingsItem
         const { root: _root, ...rest } = deps.tftp.settings.get();
         return rest as unknown as Record<string, unknown>;
       }
+      case 'nfs':
+        return readNfsPart(deps) as Record<string, unknown>;
       case 'netboot': {
         const { default_profile_id: id, ...rest } = deps.settings.netboot();
         return { ...rest, default_profile: id === null ? null : (deps.profiles.get(id)?.name ?? null) };
@@ -91,6 +98,11 @@ export function settingsTarget(deps: SettingsTargetDeps): KitTarget<SettingsItem
       case 'tftp': {
         const { changed } = await deps.tftp.settings.update(item.value as Partial<Tftp>, { fieldPrefix: 'settings.tftp' });
         await applyServiceSettings({ services: deps.services, name: 'tftp', changed });
+        return;
+      }
+      case 'nfs': {
+        const result = await deps.nfs.settings.update(nfsPatchOf(item.value as KitNfsPart, deps, 'settings.nfs'), { fieldPrefix: 'settings.nfs' });
+        await applyServiceSettings({ services: deps.services, name: 'nfs', changed: result.serverChanged });
         return;
       }
       case 'netboot': {
@@ -154,6 +166,10 @@ export function settingsTarget(deps: SettingsTargetDeps): KitTarget<SettingsItem
             if (value !== undefined && (typeof value !== 'number' || value < limits.min || value > limits.max)) errors.push({ field: field(key), message: `must be an integer from ${limits.min} to ${limits.max}` });
           }
           break;
+        case 'nfs':
+          // The NFS settings' own checks (folders against this server's allowed roots, paths, subnets, ports); throws.
+          await deps.nfs.settings.check(nfsPatchOf(item.value as KitNfsPart, deps, 'settings.nfs'), { fieldPrefix: 'settings.nfs' });
+          break;
         case 'netboot': {
           // The default profile is resolved when the part is written (last): it may be one this import brings.
           const { default_profile: _name, ...rest } = item.value;
@@ -177,13 +193,22 @@ export function settingsTarget(deps: SettingsTargetDeps): KitTarget<SettingsItem
     snapshot: (id) => {
       const part = KIT_SETTINGS_PARTS[id - 1];
       if (!part) throw new AppError('INTERNAL', `no settings part ${id}`);
-      // netboot keeps its id form here: the undo puts back exactly the stored value.
-      return part === 'netboot' ? { part, value: { ...deps.settings.netboot() } } : { part, value: read(part) };
+      // netboot and nfs keep their stored form here (a profile id; export ids, so clients keep their handles):
+      // the undo puts back exactly the stored value. Never the NFS handle key: the snapshot is stored with the import.
+      if (part === 'netboot') return { part, value: { ...deps.settings.netboot() } };
+      if (part === 'nfs') {
+        const { handle_key: _key, ...stored } = deps.nfs.settings.get();
+        return { part, value: structuredClone(stored) };
+      }
+      return { part, value: read(part) };
     },
     async restore(_id, snapshot) {
       const { part, value } = snapshot as SettingsItem;
       if (part === 'netboot') await deps.settings.update({ netboot: value as Partial<SettingsValues['netboot']> });
-      else await write({ part, value }, () => undefined);
+      else if (part === 'nfs') {
+        const result = await deps.nfs.settings.restore(value as unknown as Omit<StoredNfsSettings, 'handle_key'>);
+        await applyServiceSettings({ services: deps.services, name: 'nfs', changed: result.serverChanged });
+      } else await write({ part, value }, () => undefined);
     },
     remove: async () => {
       throw new AppError('INTERNAL', 'settings parts are never removed');

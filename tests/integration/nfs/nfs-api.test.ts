@@ -63,6 +63,17 @@ describe('GET/PUT /services/nfs', () => {
     expect(Buffer.from(t.core.area('nfs').settings.get().handle_key, 'base64')).toHaveLength(32);
   });
 
+  it('sets image_clients and puts it back to the served interfaces with null', async () => {
+    const set = await call<NfsSettingsView>('PUT', '/services/nfs', 'admin', { image_clients: ['10.9.0.0/16'] });
+    expect(set.body.data.image_clients).toEqual(['10.9.0.0/16']);
+    expect(t.core.area('nfs').settings.get().image_clients).toEqual(['10.9.0.0/16']);
+    const reset = await call<NfsSettingsView>('PUT', '/services/nfs', 'admin', { image_clients: null });
+    expect(reset.status, reset.body.error).toBe(200);
+    expect(t.core.area('nfs').settings.get().image_clients).toBeNull();
+    expect(reset.body.data.image_clients).not.toContain('10.9.0.0/16');
+    expect(fieldsOf(await call('PUT', '/services/nfs', 'admin', { image_clients: ['not-a-subnet'] }))).toEqual(['body.image_clients.0']);
+  });
+
   it('round-trips exports with stable ids that are never reused, and swaps the table without a restart', async () => {
     const live = path.join(library, 'live');
     const first = await call<NfsSettingsView>('PUT', '/services/nfs', 'admin', {
