@@ -2,7 +2,7 @@ import type { AreaModule, Kernel } from '../core/area.js';
 import type { FilesFacade } from '../files/index.js';
 import type { OsImagesFacade } from '../os-images/index.js';
 import type { ManagedService } from '../services/service-manager.js';
-import type { NfsStatus } from './nfs-contract.js';
+import { IMAGE_EXPORT_PREFIX, type NfsStatus } from './nfs-contract.js';
 import { NfsClients } from './nfs-clients.js';
 import { NfsExports } from './nfs-exports.js';
 import { nfsRoutes } from './nfs-routes.js';
@@ -51,7 +51,7 @@ const IMAGE_EVENTS = new Set(['os_image.mounted', 'os_image.unmounted', 'os_imag
  * It needs os-images (image trees, mounted images) and files (the folder
  * browser of browse-path).
  */
-export function nfsArea(): AreaModule<'nfs', NfsFacade, { 'os-images': Pick<OsImagesFacade, 'get' | 'list' | 'openTree' | 'addUsageCheck'>; files: Pick<FilesFacade, 'browser'> }> {
+export function nfsArea(): AreaModule<'nfs', NfsFacade, { 'os-images': Pick<OsImagesFacade, 'get' | 'list' | 'openTree' | 'addUsageCheck' | 'setNfsExports'>; files: Pick<FilesFacade, 'browser'> }> {
   return {
     name: 'nfs',
     needs: ['os-images', 'files'],
@@ -75,6 +75,20 @@ export function nfsArea(): AreaModule<'nfs', NfsFacade, { 'os-images': Pick<OsIm
       });
       const unsubscribe = events.subscribe((event) => {
         if (IMAGE_EVENTS.has(event.kind)) void exports.refresh();
+      });
+      // "Boot this ISO" over NFS reads the image's automatic export: say where it is, or why there is none.
+      images.setNfsExports({
+        exportOf: (slug) => {
+          const current = settings.get();
+          if (!current.export_mounted_images) {
+            return { problem: `mounted images are not exported over NFS (export_mounted_images is off): turn it on in the NFS service's settings, or make the profile without via nfs` };
+          }
+          const notes: string[] = [];
+          if (services.get('nfs').state !== 'running') notes.push('The NFS service is not running: start it (Services → NFS) before machines boot this profile.');
+          if ((current.image_clients ?? servedSubnets()).length === 0) notes.push('No client may mount image exports yet: set image_clients in the NFS settings or serve an interface with a subnet.');
+          else notes.push(`Clients allowed to mount it: ${(current.image_clients ?? servedSubnets()).join(', ')}.`);
+          return { path: `${IMAGE_EXPORT_PREFIX}/${slug}`, notes };
+        },
       });
       // Deleting an image a stored export serves is refused (409) and names the export.
       images.addUsageCheck((image) =>

@@ -77,3 +77,18 @@ export interface ImageMountPort {
   /** Ids of the mounted images. */
   mounted(): number[];
 }
+
+/**
+ * What "boot this ISO over NFS" learns from the NFS area (which registers it:
+ * os-images cannot depend on nfs, nfs depends on os-images) about a mounted
+ * image's automatic export.
+ */
+export interface ImageNfsExports {
+  /**
+   * The export path a mounted image has (`/iso/<slug>`), or why it has none
+   * (automatic image exports are off); `notes`: what to know before machines
+   * boot (the service stopped, no client allowed).
+   */
+  exportOf(slug: string): { path: string; notes: string[] } | { problem: string };
+}
+

@@ -12,7 +12,7 @@ import { bootProfileRoutes, ImageMounts, wimbootInBootRoot } from './mount/index
 import { catalogLookupFrom } from './catalog-match.js';
 import { DropFolderWatcher } from './drop-folder.js';
 import { ImageIntake } from './image-intake.js';
-import type { ImageDetector, ImageExtractor, ImageMountPort, ImageOpener, OpenedImage } from './image-ports.js';
+import type { ImageDetector, ImageExtractor, ImageMountPort, ImageNfsExports, ImageOpener, OpenedImage } from './image-ports.js';
 import { ImageSettingsStore } from './image-settings.js';
 import { ImageUploads } from './image-upload.js';
 import { ImageLocalBoot } from './local-boot.js';
@@ -40,6 +40,8 @@ export interface OsImagesFacade {
   openTree(id: number): Promise<OpenedImage>;
   /** Another area's users of images, named in the 409 of a delete. */
   addUsageCheck(check: ImageUsageCheck): void;
+  /** The NFS area's answer about image exports ("boot this ISO" over NFS); without it NFS boot profiles are refused. */
+  setNfsExports(exports: ImageNfsExports): void;
   /** The service itself (routes, tests). */
   service: OsImageService;
   /** The drop-folder watcher's pending work has finished (tests). */
@@ -125,6 +127,7 @@ export function osImagesArea(
         const removed = await uploads.sweep().catch(() => []);
         if (removed.length > 0) log.info(`removed ${removed.length} stale partial upload(s): ${removed.join(', ')}`);
       };
+      let nfsExports: ImageNfsExports | null = null;
       const facade: OsImagesFacade = {
         imagesDir,
         dropFolder: () => settings.get().drop_folder,
@@ -132,6 +135,9 @@ export function osImagesArea(
         list: () => images.list(),
         openTree: (id) => images.openTree(id),
         addUsageCheck: (check) => images.addUsageCheck(check),
+        setNfsExports: (exports) => {
+          nfsExports = exports;
+        },
         service: images,
         dropFolderIdle: () => watcher.idle(),
       };
@@ -144,6 +150,7 @@ export function osImagesArea(
             images: { requireImage: (id) => images.require(id), ensureMounted: async (id) => (images.require(id).mounted ? images.require(id) : images.mount(id)) },
             profiles,
             wimboot: wimbootInBootRoot(bootFiles.files),
+            nfs: () => nfsExports,
           }),
         ],
         services: [],

@@ -234,9 +234,19 @@ export const MAX_IMAGE_BYTES = 64 * 1024 ** 3;
  * name) a profile that boots the mounted image the way its detection says
  * (docs/iso-boot.md); the image is mounted first when it is not.
  */
+/** Where a "boot this ISO" profile's system takes its medium from. */
+export const BOOT_PROFILE_SOURCES = ['http', 'nfs'] as const;
+export type BootProfileSource = (typeof BOOT_PROFILE_SOURCES)[number];
+
 export const BootProfileBodySchema = StrictObject({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The profile\'s name; default "ISO <slug>". A profile of that name is updated, else one is created' })),
   description: Type.Optional(Type.String({ maxLength: 1024 })),
+  via: Type.Optional(
+    literalUnion(BOOT_PROFILE_SOURCES, {
+      description:
+        'Where the booted system takes its medium from: http (default; the mount\'s URLs) or nfs (the image\'s NFS export, /iso/<slug>: casper, live-boot, Anaconda and archiso images); the kernel and initrds come over HTTP either way. The default name of an nfs profile is "ISO <slug> (NFS)"',
+    }),
+  ),
 });
 export type BootProfileBody = Static<typeof BootProfileBodySchema>;
 

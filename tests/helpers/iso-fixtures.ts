@@ -2,6 +2,7 @@ import { chmod, copyFile, mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { MemoryEntry } from './memory-tree.js';
 import { findTool, run } from './netns.js';
 
 /*
@@ -29,6 +30,15 @@ export type IsoFixtureEntry =
   | { kind: 'file'; path: string; content?: string | Buffer; source?: string; mode?: number; mtime?: Date }
   | { kind: 'dir'; path: string; mode?: number }
   | { kind: 'symlink'; path: string; target: string };
+
+/** The shared detection media (os-media.ts, in-memory trees) as ISO fixture entries, to build them as real ISOs. */
+export function mediaEntries(media: Record<string, MemoryEntry>): IsoFixtureEntry[] {
+  return Object.entries(media).map(([file, entry]): IsoFixtureEntry => {
+    if (typeof entry === 'string' || Buffer.isBuffer(entry)) return { kind: 'file', path: file, content: entry };
+    if ('symlink' in entry) return { kind: 'symlink', path: file, target: entry.symlink };
+    return { kind: 'dir', path: file };
+  });
+}
 
 export interface IsoFixtureSpec {
   entries?: IsoFixtureEntry[];

@@ -2,8 +2,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Static } from 'typebox';
 import { IdParams, Ok } from '../../core/http-kit/schemas.js';
 import type { ChangeNote, Profile, ProfileInput } from '../../profiles/profile-types.js';
+import { AppError } from '../../core/errors.js';
+import type { ImageNfsExports } from '../image-ports.js';
 import { BootProfileBodySchema, BootProfileResultSchema, type BootProfileBody, type BootProfileResult, type OsImage } from '../os-images-contract.js';
-import { defaultProfileName, planBootProfile } from './boot-profile.js';
+import { defaultProfileName, planBootProfile, type NfsBootExport } from './boot-profile.js';
 
 /** The image lookup and mount "boot this ISO" needs (the lead wires it to the os-images service). */
 export interface BootProfileImages {
@@ -22,6 +24,17 @@ export interface BootProfileDeps {
   };
   /** Where wimboot is under the boot root, or null when there is none (Windows images need it). */
   wimboot(): Promise<string | null>;
+  /** The NFS area's image exports, or null when there is no NFS area (NFS boot profiles are refused). */
+  nfs(): ImageNfsExports | null;
+}
+
+/** The export an NFS boot profile reads, or INVALID_STATE saying why there is none. */
+function nfsExportFor(deps: BootProfileDeps, slug: string): NfsBootExport {
+  const exports = deps.nfs();
+  if (!exports) throw new AppError('INVALID_STATE', 'this server has no NFS service: make the profile without via nfs');
+  const found = exports.exportOf(slug);
+  if ('problem' in found) throw new AppError('INVALID_STATE', found.problem);
+  return found;
 }
 
 /**
@@ -32,8 +45,10 @@ export interface BootProfileDeps {
  */
 export async function makeBootProfile(deps: BootProfileDeps, id: number, body: BootProfileBody, author: string): Promise<BootProfileResult> {
   const image = deps.images.requireImage(id);
-  const name = body.name?.trim() || defaultProfileName(image);
-  const options = { name, wimboot: await deps.wimboot(), ...(body.description !== undefined ? { description: body.description } : {}) };
+  const via = body.via ?? 'http';
+  const name = body.name?.trim() || defaultProfileName(image, via);
+  const nfs = via === 'nfs' ? nfsExportFor(deps, image.slug) : null;
+  const options = { name, wimboot: await deps.wimboot(), nfs, ...(body.description !== undefined ? { description: body.description } : {}) };
   planBootProfile(image, options);
   const wasMounted = image.mounted !== null;
   const mounted = await deps.images.ensureMounted(id);
@@ -56,7 +71,7 @@ export function bootProfileRoutes(deps: BootProfileDeps): FastifyPluginAsync {
         schema: {
           tags: ['os-images'],
           summary:
-            'Boot this ISO: create (or update, by name) a profile that boots the image as detected (linux: kernel and initrds from the mount; sanboot: the ISO, BIOS only; windows: wimboot when present), mounting the image first when needed; 409 when it cannot boot',
+            'Boot this ISO: create (or update, by name) a profile that boots the image as detected (linux: kernel and initrds from the mount, the medium over HTTP or with via nfs over the image\'s NFS export; sanboot: the ISO, BIOS only; windows: wimboot when present), mounting the image first when needed; 409 when it cannot boot',
           params: IdParams,
           body: BootProfileBodySchema,
           response: { 200: Ok(BootProfileResultSchema), 201: Ok(BootProfileResultSchema) },

@@ -3,6 +3,7 @@ import { PROFILE_NAME_MAX } from '../../profiles/profiles-contract.js';
 import type { ProfileInput } from '../../profiles/profile-types.js';
 import type { OsImage } from '../os-images-contract.js';
 import { isoFilePath, MOUNT_PREFIX } from './image-mounts.js';
+import { nfsCmdline } from './nfs-cmdline.js';
 
 /** Profile names may not hold these (profiles-contract.ts): they would break the iPXE menu line. */
 const NAME_FORBIDDEN = /[${}#;&|"'\\]/g;
@@ -20,22 +21,39 @@ export function isoUrlTemplate(slug: string): string {
   return `{{ server.boot_url }}/${isoFilePath(slug)}`;
 }
 
+/** The Liquid for the image's NFS export as `<server>:<path>`: the address the machine reached, as for the URLs. */
+export function nfsRootTemplate(exportPath: string): string {
+  return `{{ server.ip }}:${exportPath}`;
+}
+
 /**
- * The detection's network command line with its two placeholders turned into
- * those per-client URLs: `{{ image_url }}` (the mounted content, no trailing
- * slash) and `{{ iso_url }}` (the ISO file). Anything else stays as written.
+ * The detection's network command line with its placeholders turned into
+ * those per-client sources: `{{ image_url }}` (the mounted content, no
+ * trailing slash), `{{ iso_url }}` (the ISO file) and, for an NFS boot,
+ * `{{ nfs_root }}` (the export). Anything else stays as written.
  */
-export function renderNetbootCmdline(cmdline: string, slug: string): string {
-  return cmdline
+export function renderNetbootCmdline(cmdline: string, slug: string, nfsExportPath: string | null = null): string {
+  const withNfs = nfsExportPath === null ? cmdline : cmdline.replace(/\{\{\s*nfs_root\s*\}\}/g, nfsRootTemplate(nfsExportPath));
+  return withNfs
     .replace(/\{\{\s*image_url\s*\}\}/g, imageUrlTemplate(slug))
     .replace(/\{\{\s*iso_url\s*\}\}/g, isoUrlTemplate(slug))
     .replace(/\s+/g, ' ')
     .trim();
 }
 
-/** The default profile name of an image: stable across calls, so "boot this ISO" again updates it. */
-export function defaultProfileName(image: Pick<OsImage, 'slug'>): string {
-  return `ISO ${image.slug}`.replace(NAME_FORBIDDEN, '').slice(0, PROFILE_NAME_MAX).trim();
+/**
+ * The default profile name of an image: stable across calls, so "boot this
+ * ISO" again updates it; the NFS profile has its own, beside the HTTP one.
+ */
+export function defaultProfileName(image: Pick<OsImage, 'slug'>, via: 'http' | 'nfs' = 'http'): string {
+  const suffix = via === 'nfs' ? ' (NFS)' : '';
+  return `ISO ${image.slug}`.replace(NAME_FORBIDDEN, '').slice(0, PROFILE_NAME_MAX - suffix.length).trim() + suffix;
+}
+
+/** An NFS boot's export: its path and what the NFS area says to know. */
+export interface NfsBootExport {
+  path: string;
+  notes: string[];
 }
 
 export interface BootProfilePlan {
@@ -49,18 +67,26 @@ export interface BootProfilePlan {
  * sanboot → a `sanboot` profile with the ISO's URL (BIOS only);
  * windows → wimboot with the ISO's BCD, boot.sdi and boot.wim when a wimboot
  * binary is in the boot root, else INVALID_STATE saying it is not available.
- * `wimboot` is the boot-root path of wimboot, or null.
+ * `wimboot` is the boot-root path of wimboot, or null. With `nfs`, a linux
+ * image whose boot system takes an NFS source (nfs-cmdline.ts) reads its
+ * medium from that export; any other is INVALID_STATE.
  */
-export function planBootProfile(image: OsImage, options: { name: string; description?: string; wimboot: string | null }): BootProfilePlan {
+export function planBootProfile(image: OsImage, options: { name: string; description?: string; wimboot: string | null; nfs?: NfsBootExport | null }): BootProfilePlan {
   const detection = image.detection;
   if (!detection) throw new AppError('INVALID_STATE', `image ${image.id} (${image.name}) is not detected yet: reprocess it first`);
   const label = [detection.distro, detection.version, detection.arch].filter((part) => part !== '').join(' ') || image.name;
-  const base = { name: options.name, description: options.description ?? `Boots ${label} from the mounted image ${image.slug} (OS image ${image.id}); made by "boot this ISO".` };
+  const nfs = options.nfs ?? null;
+  const medium = nfs ? ', its medium over NFS' : '';
+  const base = { name: options.name, description: options.description ?? `Boots ${label} from the mounted image ${image.slug} (OS image ${image.id}${medium}); made by "boot this ISO".` };
   const notes = [...detection.notes];
+  if (nfs && detection.boot_method !== 'linux') {
+    throw new AppError('INVALID_STATE', `image ${image.id} (${label}) boots by ${detection.boot_method}: only a kernel and initrd boot can take its medium over NFS`);
+  }
   switch (detection.boot_method) {
     case 'linux': {
       if (!detection.kernel) throw new AppError('INVALID_STATE', `image ${image.id}: detection found no kernel to boot`);
       const inIso = (path: string) => `${MOUNT_PREFIX}/${image.slug}/${path.replace(/^\/+/, '')}`;
+      if (nfs) return nfsLinuxPlan(image, label, base, notes, nfs, inIso);
       notes.unshift(`Boots the kernel and initrds straight from the mounted image (/boot/${MOUNT_PREFIX}/${image.slug}/) over HTTP; keep the image mounted while machines use this profile.`);
       if (detection.netboot_cmdline.trim() === '') notes.push('Detection found no network command line: the kernel boots with an empty one; set it in the profile if the installer needs its medium.');
       return {
@@ -79,6 +105,29 @@ export function planBootProfile(image: OsImage, options: { name: string; descrip
     case 'none':
       throw new AppError('INVALID_STATE', `image ${image.id} (${image.name}): detection found nothing bootable (${detection.distro || 'unknown'})`);
   }
+}
+
+function nfsLinuxPlan(image: OsImage, label: string, base: { name: string; description: string }, notes: string[], nfs: NfsBootExport, inIso: (path: string) => string): BootProfilePlan {
+  const detection = image.detection;
+  const converted = detection ? nfsCmdline(detection.netboot_cmdline) : null;
+  if (!detection?.kernel || !converted) {
+    throw new AppError(
+      'INVALID_STATE',
+      `image ${image.id} (${label}): its boot takes its medium over HTTP only (NFS is for casper, live-boot, Anaconda and archiso images); make the profile without via nfs`,
+    );
+  }
+  notes.unshift(
+    `Boots the kernel and initrds from the mounted image over HTTP; the system then reads the image over NFS v3 from <this server>:${nfs.path} (${converted.kind}). Keep the image mounted and the NFS service running while machines use this profile.`,
+    ...nfs.notes,
+  );
+  return {
+    input: {
+      ...base,
+      boot_type: 'linux',
+      linux: { kernel: inIso(detection.kernel), initrds: detection.initrds.map(inIso), cmdline: renderNetbootCmdline(converted.cmdline, image.slug, nfs.path) },
+    },
+    notes,
+  };
 }
 
 /**

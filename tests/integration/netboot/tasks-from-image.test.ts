@@ -5,8 +5,7 @@ import type { AppEvent } from '../../../src-main/events/event-types.js';
 import type { InstallTask } from '../../../src-main/netboot/netboot-contract.js';
 import type { OsImage } from '../../../src-main/os-images/os-images-contract.js';
 import { loginHeaders } from '../../helpers/auth.js';
-import { buildIso, isoToolPresent, type IsoFixtureEntry } from '../../helpers/iso-fixtures.js';
-import type { MemoryEntry } from '../../helpers/memory-tree.js';
+import { buildIso, isoToolPresent, mediaEntries } from '../../helpers/iso-fixtures.js';
 import { NetbootMirror } from '../../helpers/netboot-mirror.js';
 import { DEBIAN_NETINST, ROCKY_DVD } from '../../helpers/os-media.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
@@ -37,14 +36,6 @@ let work: { dir: string; remove: () => Promise<void> };
 let operator: Record<string, string>;
 let base: string;
 const events: AppEvent[] = [];
-
-function entriesOf(media: Record<string, MemoryEntry>): IsoFixtureEntry[] {
-  return Object.entries(media).map(([file, entry]): IsoFixtureEntry => {
-    if (typeof entry === 'string' || Buffer.isBuffer(entry)) return { kind: 'file', path: file, content: entry };
-    if ('symlink' in entry) return { kind: 'symlink', path: file, target: entry.symlink };
-    return { kind: 'dir', path: file };
-  });
-}
 
 async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown): Promise<{ status: number; data: T; text: string }> {
   const res = await t.core.http.inject({ method, url: `/api/v1${url}`, headers: operator, ...(body !== undefined ? { payload: body as object } : {}) });
@@ -94,10 +85,10 @@ beforeAll(async () => {
   await buildIso(library, 'Rocky-9.4-x86_64-dvd.iso', {
     joliet: true,
     volumeId: 'Rocky-9-4-x86_64-dvd',
-    entries: entriesOf({ ...ROCKY_DVD, 'images/pxeboot/vmlinuz': ISO_KERNEL, 'images/pxeboot/initrd.img': ISO_INITRD }),
+    entries: mediaEntries({ ...ROCKY_DVD, 'images/pxeboot/vmlinuz': ISO_KERNEL, 'images/pxeboot/initrd.img': ISO_INITRD }),
   });
   // A Debian CD with an archive (dists/, pool/), and the catalog's netboot installer under the boot root (as the debian-installer package puts it).
-  await buildIso(library, 'debian-12.5.0-amd64-DVD-1.iso', { joliet: true, entries: entriesOf(DEBIAN_NETINST) });
+  await buildIso(library, 'debian-12.5.0-amd64-DVD-1.iso', { joliet: true, entries: mediaEntries(DEBIAN_NETINST) });
   const netboot = path.join(t.core.area('boot-files').files.root, 'netboot', 'debian', '12', 'x86_64');
   await mkdir(netboot, { recursive: true });
   await writeFile(path.join(netboot, 'linux'), patternBytes(4096, 41));

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../../src-main/core/http-kit/access.js';
 import type { NfsPathCheck, NfsSettingsView, NfsStatus } from '../../../src-main/nfs/nfs-contract.js';
 import type { BrowseResult } from '../../../src-main/files/files-contract.js';
-import { buildIso, isoToolPresent, makeIsoWorkDir } from '../../helpers/iso-fixtures.js';
+import { buildIso, isoToolPresent, makeIsoWorkDir, mediaEntries } from '../../helpers/iso-fixtures.js';
+import { UBUNTU_DESKTOP } from '../../helpers/os-media.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
 import { as, roleAuthenticator } from '../settings/role-authenticator.js';
 
@@ -19,7 +20,7 @@ interface Reply<T> {
   body: { success: boolean; data: T; error?: string; code?: string; details?: { field: string; message: string }[] };
 }
 
-async function call<T>(method: 'GET' | 'PUT' | 'POST', url: string, role: Role, payload?: unknown): Promise<Reply<T>> {
+async function call<T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, role: Role, payload?: unknown): Promise<Reply<T>> {
   const res = await t.core.http.inject({ method, url: `/api/v1${url}`, headers: as(role), ...(payload !== undefined ? { payload: payload as object } : {}) });
   return { status: res.statusCode, body: res.json() as Reply<T>['body'] };
 }
@@ -268,6 +269,50 @@ describe('automatic exports of mounted images', () => {
     expect(fieldsOf(clash)).toEqual(['body.exports.0.path']);
     expect((await call('POST', `/os-images/${id}/unmount`, 'operator')).status).toBe(200);
     await until('the image export to go', () => table.byPath(`/iso/${slug}`) === undefined);
+    await rm(isoDir, { recursive: true, force: true });
+  });
+});
+
+describe('boot this ISO over NFS (POST /os-images/{id}/boot-profile with via nfs)', () => {
+  it("makes a casper profile whose rendered nfsroot is the image's export, serving the live system's squashfs; refused while image exports are off", async () => {
+    if (!isoToolPresent('xorriso', 'the NFS boot profile test')) return;
+    const isoDir = await makeIsoWorkDir('bw-nfs-boot-');
+    const iso = await buildIso(isoDir, 'ubuntu-live.iso', { entries: mediaEntries({ ...UBUNTU_DESKTOP, 'casper/filesystem.squashfs': 'the live root' }) });
+    const copy = path.join(library, 'ubuntu-22.04-live.iso');
+    await copyFile(iso, copy);
+    const imported = await call<{ id: number; slug: string }>('POST', '/os-images/import', 'operator', { path: copy });
+    expect(imported.status, imported.body.error).toBe(201);
+    const { id, slug } = imported.body.data;
+    await until('the detection', () => t.core.area('os-images').get(id)?.detection?.family === 'ubuntu');
+
+    expect((await call('PUT', '/services/nfs', 'admin', { export_mounted_images: false })).status).toBe(200);
+    const off = await call('POST', `/os-images/${id}/boot-profile`, 'operator', { via: 'nfs' });
+    expect(off.status).toBe(409);
+    expect(off.body.error).toMatch(/export_mounted_images is off/);
+    expect(t.core.area('os-images').get(id)?.mounted).toBeNull();
+
+    expect((await call('PUT', '/services/nfs', 'admin', { export_mounted_images: true, image_clients: ['127.0.0.0/8'] })).status).toBe(200);
+    const made = await call<{ profile: { id: number; name: string; linux: { cmdline: string } }; notes: string[] }>('POST', `/os-images/${id}/boot-profile`, 'operator', { via: 'nfs' });
+    expect(made.status, made.body.error).toBe(201);
+    expect(made.body.data.profile.name).toBe(`ISO ${slug} (NFS)`);
+    expect(made.body.data.profile.linux.cmdline).toContain(`netboot=nfs nfsroot={{ server.ip }}:/iso/${slug}`);
+    // The NFS service is off in this core: the notes say so, and who may mount.
+    expect(made.body.data.notes.join(' ')).toMatch(/NFS service is not running/);
+    expect(made.body.data.notes.join(' ')).toMatch(/Clients allowed to mount it: 127\.0\.0\.0\/8/);
+
+    // What a machine gets, and that the path in its nfsroot is served: casper finds casper/filesystem.squashfs there.
+    const netboot = t.core.kernel.settings.netboot();
+    await t.core.kernel.settings.update({ netboot: { ...netboot, default_action: 'profile', default_profile_id: made.body.data.profile.id } });
+    const script = (await t.core.http.inject({ method: 'GET', url: '/boot/ipxe/boot.ipxe?mac=52%3A54%3A00%3A00%3A0a%3A01&arch=x86_64&platform=pcbios' })).body;
+    const nfsroot = /nfsroot=(\S+):(\S+)/.exec(script);
+    expect(nfsroot?.[1]).toBe('127.0.0.1');
+    const served = await until('the image export', () => t.core.area('nfs').exports.byPath(nfsroot?.[2] ?? ''));
+    expect(served.allows('127.0.0.1')).toBe(true);
+    expect((await served.tree.read('casper/filesystem.squashfs', 0, 100))?.toString()).toBe('the live root');
+
+    await t.core.kernel.settings.update({ netboot });
+    expect((await call('DELETE', `/profiles/${made.body.data.profile.id}`, 'operator')).status).toBeLessThan(300);
+    expect((await call('POST', `/os-images/${id}/unmount`, 'operator')).status).toBe(200);
     await rm(isoDir, { recursive: true, force: true });
   });
 });

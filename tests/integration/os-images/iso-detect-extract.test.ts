@@ -6,7 +6,7 @@ import { detectImage } from '../../../src-main/os-images/detect/index.js';
 import { extractImage } from '../../../src-main/os-images/extract/index.js';
 import type { CatalogLookup } from '../../../src-main/os-images/image-ports.js';
 import { openIso } from '../../../src-main/os-images/iso/index.js';
-import { buildIso, debianInstallerPresent, DEBIAN_INITRD, DEBIAN_KERNEL, isoToolPresent, makeIsoWorkDir, type IsoFixtureEntry, type IsoFixtureSpec } from '../../helpers/iso-fixtures.js';
+import { buildIso, debianInstallerPresent, DEBIAN_INITRD, DEBIAN_KERNEL, isoToolPresent, makeIsoWorkDir, mediaEntries, type IsoFixtureSpec } from '../../helpers/iso-fixtures.js';
 import { memoryTree, type MemoryEntry } from '../../helpers/memory-tree.js';
 import { ALPINE, ARCH, DEBIAN_NETINST, ROCKY_DVD, SYSTEMRESCUE, UBUNTU_SERVER, WINDOWS_11, isoInfo } from '../../helpers/os-media.js';
 
@@ -21,14 +21,6 @@ import { ALPINE, ARCH, DEBIAN_NETINST, ROCKY_DVD, SYSTEMRESCUE, UBUNTU_SERVER, W
 
 const canRun = isoToolPresent('xorriso', 'the ISO detection tests') && isoToolPresent('genisoimage', 'the ISO detection tests');
 const noCatalog: CatalogLookup = () => null;
-
-function entriesOf(media: Record<string, MemoryEntry>): IsoFixtureEntry[] {
-  return Object.entries(media).map(([file, entry]): IsoFixtureEntry => {
-    if (typeof entry === 'string' || Buffer.isBuffer(entry)) return { kind: 'file', path: file, content: entry };
-    if ('symlink' in entry) return { kind: 'symlink', path: file, target: entry.symlink };
-    return { kind: 'dir', path: file };
-  });
-}
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -54,7 +46,7 @@ describe.runIf(canRun)('real ISOs through the reader, detection and extraction',
 
   for (const [label, media, spec] of cases) {
     it(`detects ${label} as it does the same files in memory`, async () => {
-      const file = await buildIso(work, `${label.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.iso`, { entries: entriesOf(media), ...spec });
+      const file = await buildIso(work, `${label.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.iso`, { entries: mediaEntries(media), ...spec });
       const image = await openIso(file);
       try {
         const fromIso = await detectImage({ tree: image, info: image.info, fileName: path.basename(file), catalog: noCatalog });

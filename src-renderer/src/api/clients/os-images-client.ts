@@ -1,4 +1,4 @@
-import type { ExtractBody, ImageSettings, ImportBody, OsImage, OsImageUpdate, PartialUpload } from '@contracts/os-images';
+import type { BootProfileBody, ExtractBody, ImageSettings, ImportBody, OsImage, OsImageUpdate, PartialUpload } from '@contracts/os-images';
 import type { Profile } from '@contracts/profiles';
 import type { ApiClient, ListResult } from '../api-client.js';
 import { segment, withQuery, type ListParams } from '../query-string.js';
@@ -39,7 +39,7 @@ export function osImagesClient(client: ApiClient) {
     reprocess: (id: number): Promise<OsImage> => client.post(`/os-images/${segment(id)}/reprocess`),
     mount: (id: number): Promise<OsImage> => client.post(`/os-images/${segment(id)}/mount`),
     unmount: (id: number): Promise<OsImage> => client.post(`/os-images/${segment(id)}/unmount`),
-    bootProfile: (id: number): Promise<BootProfileResult> => client.post(`/os-images/${segment(id)}/boot-profile`),
+    bootProfile: (id: number, body: BootProfileBody = {}): Promise<BootProfileResult> => client.post(`/os-images/${segment(id)}/boot-profile`, body),
     uploads: {
       list: (): Promise<PartialUpload[]> => client.get('/os-images/uploads'),
       remove: (uploadId: string): Promise<unknown> => client.delete(`/os-images/uploads/${segment(uploadId)}`),

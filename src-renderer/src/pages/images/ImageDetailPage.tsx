@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Card, CopyButton, Group, List, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { OsImage } from '@contracts/os-images';
+import type { BootProfileSource, OsImage } from '@contracts/os-images';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { imageFileUrl, type BootProfileResult } from '../../api/clients/os-images-client.js';
@@ -128,11 +128,12 @@ function Actions({ image, onBootProfile }: { image: OsImage; onBootProfile: (res
     errorTitle: image.mounted ? 'Unmounting failed' : 'Mounting failed',
   });
   const reprocess = useApiAction((api) => api.osImages.reprocess(image.id), { invalidate, success: 'The image is read and detected again.', errorTitle: 'Reprocessing failed' });
-  const boot = useApiAction((api) => api.osImages.bootProfile(image.id), {
+  const boot = useApiAction((api, via: BootProfileSource) => api.osImages.bootProfile(image.id, { via }), {
     invalidate: [...invalidate, keys.profiles],
     errorTitle: 'No profile was created',
     onSuccess: onBootProfile,
   });
+  const cannotBoot = busy || image.state === 'error' || image.detection?.boot_method === 'none';
   return (
     <>
       <Group gap="xs" wrap="wrap">
@@ -142,9 +143,20 @@ function Actions({ image, onBootProfile }: { image: OsImage; onBootProfile: (res
         <Button variant="default" onClick={() => setDialog('extract')} disabled={busy || image.state === 'error'}>
           Extract…
         </Button>
-        <Button variant="default" onClick={() => boot.mutate(undefined)} loading={boot.isPending} disabled={busy || image.state === 'error' || image.detection?.boot_method === 'none'}>
+        <Button variant="default" onClick={() => boot.mutate('http')} loading={boot.isPending && boot.variables === 'http'} disabled={cannotBoot}>
           Boot this ISO
         </Button>
+        {image.detection?.boot_method === 'linux' && (
+          <Button
+            variant="default"
+            onClick={() => boot.mutate('nfs')}
+            loading={boot.isPending && boot.variables === 'nfs'}
+            disabled={cannotBoot}
+            title="A profile whose live system or installer reads the image over NFS (casper, live-boot, Anaconda and archiso images); the kernel and initrd still come over HTTP"
+          >
+            Boot over NFS
+          </Button>
+        )}
         <Button variant="default" onClick={() => reprocess.mutate(undefined)} loading={reprocess.isPending} disabled={busy}>
           Reprocess
         </Button>

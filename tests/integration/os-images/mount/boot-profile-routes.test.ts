@@ -6,6 +6,7 @@ import { notFound } from '../../../../src-main/core/errors.js';
 import type { Detection, OsImage } from '../../../../src-main/os-images/os-images-contract.js';
 import { bootProfileRoutes, type BootProfileDeps } from '../../../../src-main/os-images/mount/boot-profile-routes.js';
 import { ImageMounts } from '../../../../src-main/os-images/mount/image-mounts.js';
+import type { ImageNfsExports } from '../../../../src-main/os-images/image-ports.js';
 import type { AppCore } from '../../../../src-main/app/app-core.js';
 import { loginHeaders } from '../../../helpers/auth.js';
 import { createTestCore, type TestCore } from '../../../helpers/test-core.js';
@@ -29,6 +30,8 @@ let mounts: ImageMounts;
 const images = new Map<number, OsImage>();
 const mountCalls: number[] = [];
 let wimboot: string | null = null;
+/** What the fake NFS area answers: an export per slug, a refusal, or no NFS area at all. */
+let nfsAnswer: ((slug: string) => ReturnType<ImageNfsExports['exportOf']>) | null = (slug) => ({ path: `/iso/${slug}`, notes: ['The NFS service is not running: start it.'] });
 
 function detection(overrides: Partial<Detection>): Detection {
   return {
@@ -86,6 +89,10 @@ beforeAll(async () => {
             images: fakeImages(),
             profiles: { all: () => profiles().all(), create: (input, note) => profiles().create(input, note), update: (id, input, note) => profiles().update(id, input, note) },
             wimboot: async () => wimboot,
+            nfs: () => {
+              const answer = nfsAnswer;
+              return answer ? { exportOf: (slug) => answer(slug) } : null;
+            },
           }),
           { prefix: '/fake-images' },
         );
@@ -99,6 +106,7 @@ beforeAll(async () => {
   addImage(2, 'rescue', detection({ family: 'rescue', boot_method: 'sanboot', kernel: null, initrds: [] }));
   addImage(3, 'win11', detection({ family: 'windows', boot_method: 'windows', kernel: null, initrds: [], boot_wim: 'sources/boot.wim' }));
   addImage(4, 'blank', detection({ boot_method: 'none', kernel: null, initrds: [] }));
+  addImage(5, 'ubuntu-live', detection({ family: 'ubuntu', kernel: 'install.amd/vmlinuz', initrds: ['install.amd/initrd.gz'], netboot_cmdline: 'boot=casper ip=dhcp url={{ iso_url }} quiet ---' }));
 });
 afterAll(async () => {
   mounts?.close();
@@ -175,5 +183,46 @@ describe('POST /os-images/{id}/boot-profile', () => {
     expect((await post(99, {})).status).toBe(404);
     expect((await post(1, {}, 'viewer')).status).toBe(403);
     expect((await post(1, { kernel: 'x' })).status).toBe(400);
+  });
+
+  it('over NFS: a casper image reads its medium from the image export, named per client; beside the HTTP profile', async () => {
+    const http = await post(5, {});
+    expect(http.status).toBe(201);
+    const res = await post(5, { via: 'nfs' });
+    expect(res.status, res.body.error).toBe(201);
+    expect(res.body.data.profile).toMatchObject({
+      name: 'ISO ubuntu-live (NFS)',
+      boot_type: 'linux',
+      linux: { kernel: 'iso/ubuntu-live/install.amd/vmlinuz', cmdline: 'boot=casper ip=dhcp netboot=nfs nfsroot={{ server.ip }}:/iso/ubuntu-live quiet ---' },
+    });
+    expect(res.body.data.notes.join(' ')).toMatch(/over NFS v3 from <this server>:\/iso\/ubuntu-live \(casper\)/);
+    expect(res.body.data.notes).toContain('The NFS service is not running: start it.');
+    expect(t.core.area('profiles').all().find((profile) => profile.name === 'ISO ubuntu-live')?.linux?.cmdline).toContain('url={{ server.boot_url }}/iso/ubuntu-live.iso');
+    // Rendered for a machine: the address it reached us on.
+    const netboot = t.core.kernel.settings.netboot();
+    await t.core.kernel.settings.update({ netboot: { ...netboot, default_action: 'profile', default_profile_id: res.body.data.profile.id } });
+    const script = await (await fetch(`${t.core.url()}/boot/ipxe/boot.ipxe?mac=52%3A54%3A00%3A12%3A34%3A57&arch=x86_64&platform=pcbios`)).text();
+    expect(script).toContain('boot=casper ip=dhcp netboot=nfs nfsroot=127.0.0.1:/iso/ubuntu-live quiet ---');
+  });
+
+  it('over NFS: refuses what cannot take its medium over NFS, a refusing NFS area and no NFS area (409); nothing is made', async () => {
+    const before = t.core.area('profiles').all().length;
+    const debian = await post(1, { via: 'nfs' });
+    expect(debian.status).toBe(409);
+    expect(debian.body.error).toMatch(/over HTTP only/);
+    const sanboot = await post(2, { via: 'nfs' });
+    expect(sanboot.status).toBe(409);
+    expect(sanboot.body.error).toMatch(/boots by sanboot/);
+    const answer = nfsAnswer;
+    try {
+      nfsAnswer = () => ({ problem: 'mounted images are not exported over NFS (export_mounted_images is off)' });
+      expect((await post(5, { via: 'nfs', name: 'Other' })).body.error).toMatch(/export_mounted_images is off/);
+      nfsAnswer = null;
+      expect((await post(5, { via: 'nfs', name: 'Other' })).body.error).toMatch(/no NFS service/);
+    } finally {
+      nfsAnswer = answer;
+    }
+    expect((await post(5, { via: 'smb' })).status).toBe(400);
+    expect(t.core.area('profiles').all().length).toBe(before);
   });
 });

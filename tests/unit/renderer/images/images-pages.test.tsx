@@ -230,6 +230,21 @@ describe('OS image detail', () => {
     expect(screen.getByText(/was created/)).toBeTruthy();
   });
 
+  it('boots over NFS with via nfs, and shows the server\'s reason when the image cannot', async () => {
+    const fake = renderApp('/images/1', {
+      ...routes,
+      'POST /api/v1/os-images/1/boot-profile': (body) =>
+        (body as { via?: string }).via === 'nfs'
+          ? { status: 409, body: { success: false, code: 'INVALID_STATE', error: 'image 1 (Debian GNU/Linux 12.5.0 amd64): its boot takes its medium over HTTP only' } }
+          : { status: 201, body: { success: true, data: { profile: { id: 1, name: 'ISO debian' }, created: true, notes: [] } } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Boot over NFS' }));
+    expect(await screen.findByText(/over HTTP only/)).toBeTruthy();
+    expect(callsTo(fake.calls, 'POST', '/os-images/1/boot-profile')[0]?.body).toEqual({ via: 'nfs' });
+    fireEvent.click(screen.getByRole('button', { name: 'Boot this ISO' }));
+    await waitFor(() => expect(callsTo(fake.calls, 'POST', '/os-images/1/boot-profile')[1]?.body).toEqual({ via: 'http' }));
+  });
+
   it('edits the name and slug, sending only what changed', async () => {
     const fake = renderApp('/images/1', { ...routes, 'PUT /api/v1/os-images/1': (body) => ok({ ...IMAGE, ...(body as object) }) });
     fireEvent.click(await screen.findByRole('button', { name: 'Edit' }));

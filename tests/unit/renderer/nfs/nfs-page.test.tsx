@@ -36,7 +36,8 @@ function saved(body: unknown): NfsSettingsView {
     comment: entry.comment ?? '',
     problem: null,
   }));
-  return { ...NFS_SETTINGS, ...patch, exports };
+  // image_clients null (back to the served interfaces) is shown as the list in effect.
+  return { ...NFS_SETTINGS, ...patch, image_clients: patch.image_clients ?? NFS_SETTINGS.image_clients, exports };
 }
 
 function renderNfs(routes: Record<string, Route> = {}, session?: unknown) {
