@@ -24,7 +24,7 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { AppCore } from '../../src-main/app/app-core.js';
 import { defaultConfig } from '../../src-main/core/config.js';
-import { sendfileUnavailableReason } from '../../src-main/boot-files/sendfile-transfer.js';
+import { sendfileUnavailableReason } from '../../src-main/core/sendfile-transfer.js';
 
 const run = promisify(execFile);
 const { values: args } = parseArgs({

@@ -6,7 +6,7 @@ import type { FastifyReply } from 'fastify';
 import type { Logger } from '../core/logger.js';
 import { errorMessage } from '../core/errors.js';
 import type { FileStretch } from './virtual-files.js';
-import { SendfileError, sendFileRange, sendfileAvailable, sendfileUnavailableReason, socketDescriptor } from './sendfile-transfer.js';
+import { SendfileError, sendFileRange, sendfileAvailable, sendfileUnavailableReason, socketDescriptor } from '../core/sendfile-transfer.js';
 
 /** Native transfers at once by default: each holds a thread (mostly asleep in poll) and two descriptors. */
 export const DEFAULT_MAX_SENDFILE_TRANSFERS = 64;

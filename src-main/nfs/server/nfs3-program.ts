@@ -264,6 +264,10 @@ export class Nfs3Program implements RpcProgram {
     const cap = context.transport === 'udp' ? READ_MAX_UDP : READ_MAX_TCP;
     const want = Math.min(count, cap);
     const size = file.node.size;
+    if (context.sendsFiles && offset < BigInt(size) && offset <= MAX_SAFE) {
+      const sent = await this.readByFile(file, Number(offset), want, attributes, served.id, context);
+      if (sent) return sent;
+    }
     let data: Buffer;
     if (offset >= BigInt(size) || offset > MAX_SAFE) {
       data = Buffer.alloc(0);
@@ -284,6 +288,31 @@ export class Nfs3Program implements RpcProgram {
     // By reference: the file's bytes go to the socket without another copy.
     writer.attach(data);
     return success(writer);
+  }
+
+  /**
+   * READ's results with the data left in the file for the transport to send
+   * by sendfile (no read into memory, no copy); null when the tree has no
+   * backing file, so the caller reads the bytes.
+   */
+  private async readByFile(file: CachedFile, offset: number, want: number, attributes: Fattr3, exportId: number, context: RpcCallContext): Promise<RpcOutcome | null> {
+    let borrowed;
+    try {
+      borrowed = await this.readCache.borrow(file, offset, want);
+    } catch (error) {
+      const status = treeStatus(error);
+      if (status === null) throw error;
+      return this.failWithAttr(status, attributes);
+    }
+    if (!borrowed) return null;
+    const eof = offset + borrowed.length >= file.node.size;
+    this.activity.served(context.remote.address, exportId, borrowed.length);
+    const writer = new XdrWriter(112).uint32(NFS3.OK);
+    postOpAttr.encode(writer, attributes);
+    // count, eof, then the opaque's length word: its bytes and padding are the tail.
+    writer.uint32(borrowed.length).bool(eof).uint32(borrowed.length);
+    const pad = (4 - (borrowed.length % 4)) % 4;
+    return { status: 'success', results: writer, tail: { pieces: borrowed.pieces, length: borrowed.length, pad, release: borrowed.release } };
   }
 
   /** The directory and the entries after `cookie`, or the failure to answer. */

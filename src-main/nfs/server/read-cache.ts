@@ -37,6 +37,13 @@ export interface CachedFile {
   usedAt: number;
 }
 
+/** A READ's bytes as stretches of open files (sendfile); the descriptors are held until `release`. */
+export interface BorrowedStretches {
+  pieces: Array<{ fd: number; offset: number; length: number }>;
+  length: number;
+  release(): void;
+}
+
 interface Descriptor {
   handle: Promise<FileHandle>;
   /** "dev:ino" of what was opened (null when unknown): a folder's file replaced under its name is another file. */
@@ -59,8 +66,8 @@ export class ReadCache {
   private readonly idleMs: number;
   readonly revalidateMs: number;
   private sweeper: NodeJS.Timeout | null = null;
-  /** Backing files opened (tests check descriptors are reused). */
-  readonly stats = { opens: 0, closes: 0 };
+  /** Backing files opened (tests check descriptors are reused), and READs answered as file stretches (sendfile). */
+  readonly stats = { opens: 0, closes: 0, borrows: 0 };
 
   constructor(options: ReadCacheOptions = {}) {
     this.maxDescriptors = options.maxDescriptors ?? 16;
@@ -137,6 +144,51 @@ export class ReadCache {
     return filled === out.length ? out : out.subarray(0, filled);
   }
 
+  /**
+   * Up to `length` bytes from `offset` (fewer at the end of the file) as
+   * stretches of open backing files, for sendfile: the descriptors stay open
+   * until `release()` (call it exactly once). Null when the tree has no
+   * backing file (its reads go through `read`).
+   */
+  async borrow(file: CachedFile, offset: number, length: number): Promise<BorrowedStretches | null> {
+    if (file.extents === null) return null;
+    const end = Math.min(file.node.size, offset + length);
+    const stretches: { file: string; offset: number; length: number }[] = [];
+    let extentStart = 0;
+    for (const extent of file.extents) {
+      const extentEnd = extentStart + extent.length;
+      const from = Math.max(offset, extentStart);
+      const to = Math.min(end, extentEnd);
+      if (to > from) stretches.push({ file: extent.file, offset: extent.offset + (from - extentStart), length: to - from });
+      extentStart = extentEnd;
+      if (extentStart >= end) break;
+    }
+    this.stats.borrows += 1;
+    const held: Descriptor[] = [];
+    const release = () => {
+      for (const descriptor of held.splice(0)) this.releaseDescriptor(descriptor);
+    };
+    try {
+      const pieces: BorrowedStretches['pieces'] = [];
+      for (const stretch of stretches) {
+        const descriptor = this.descriptor(stretch.file);
+        descriptor.users += 1;
+        held.push(descriptor);
+        pieces.push({ fd: (await descriptor.handle).fd, offset: stretch.offset, length: stretch.length });
+      }
+      return { pieces, length: pieces.reduce((sum, piece) => sum + piece.length, 0), release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  private releaseDescriptor(descriptor: Descriptor): void {
+    descriptor.users -= 1;
+    descriptor.usedAt = Date.now();
+    if (descriptor.retired && descriptor.users === 0) void descriptor.handle.then((handle) => handle.close()).catch(() => undefined);
+  }
+
   private async retireIfReplaced(file: string): Promise<void> {
     const descriptor = this.descriptors.get(file);
     if (!descriptor) return;
@@ -158,9 +210,7 @@ export class ReadCache {
       }
       return done;
     } finally {
-      descriptor.users -= 1;
-      descriptor.usedAt = Date.now();
-      if (descriptor.retired && descriptor.users === 0) void descriptor.handle.then((handle) => handle.close()).catch(() => undefined);
+      this.releaseDescriptor(descriptor);
     }
   }
 

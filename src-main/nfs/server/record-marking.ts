@@ -92,9 +92,13 @@ export function fragmentHeader(length: number, last = true): Buffer {
   return header;
 }
 
-/** A record as chunks for writev: one last-fragment header, then `chunks` by reference. */
-export function encodeRecord(chunks: readonly Buffer[]): Buffer[] {
-  let length = 0;
+/**
+ * A record as chunks for writev: one last-fragment header, then `chunks` by
+ * reference. `followingBytes`: bytes the caller sends after the chunks as
+ * part of the same record (a READ's data by sendfile).
+ */
+export function encodeRecord(chunks: readonly Buffer[], followingBytes = 0): Buffer[] {
+  let length = followingBytes;
   for (const chunk of chunks) length += chunk.length;
   return [fragmentHeader(length), ...chunks];
 }

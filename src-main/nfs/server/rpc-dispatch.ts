@@ -1,7 +1,7 @@
 import type { Logger } from '../../core/logger.js';
 import { ACCEPT_STAT, AUTH_STAT, MSG_TYPE, RPC_VERSION } from './rpc-constants.js';
 import { AUTH_NONE_VERF, decodeAuthSys, decodeCall, encodeReply, type RpcCall, type RpcReply } from './rpc-message.js';
-import { AUTH_NONE, AUTH_SYS, type RpcCallContext, type RpcCredentials, type RpcOutcome, type RpcPeer, type RpcProgram } from './rpc-program.js';
+import { AUTH_NONE, AUTH_SYS, type FileTail, type RpcCallContext, type RpcCredentials, type RpcOutcome, type RpcPeer, type RpcProgram } from './rpc-program.js';
 import { XdrError, XdrReader } from './xdr.js';
 
 /*
@@ -16,6 +16,9 @@ const FIXED_HEADER_BYTES = 24;
 export interface DispatchResult {
   /** The reply as chunks (header first), or null when nothing is answered (not a call, too short to have an xid to answer). */
   reply: Buffer[] | null;
+  /** Bytes the transport sends from files after `reply` (TCP with sendfile only); the record covers both. */
+  tail: FileTail | null;
+  /** The whole reply's bytes, the tail's included. */
   replyBytes: number;
   program: string;
   version: number;
@@ -27,6 +30,8 @@ export interface DispatchSource {
   transport: 'tcp' | 'udp';
   remote: RpcPeer;
   local: RpcPeer;
+  /** The transport sends a FileTail (RpcCallContext.sendsFiles); false when left out. */
+  sendsFiles?: boolean;
 }
 
 function header(reply: RpcReply): Buffer {
@@ -62,7 +67,7 @@ export class RpcDispatcher {
   }
 
   async dispatch(message: Buffer, source: DispatchSource): Promise<DispatchResult> {
-    const result: DispatchResult = { reply: null, replyBytes: 0, program: 'unknown', version: 0, procedure: 0, outcome: 'dropped' };
+    const result: DispatchResult = { reply: null, tail: null, replyBytes: 0, program: 'unknown', version: 0, procedure: 0, outcome: 'dropped' };
     // Too short to hold a call header, or not a call at all (a REPLY sent to a server): nothing sensible to answer.
     if (message.length < FIXED_HEADER_BYTES || message.readUInt32BE(4) !== MSG_TYPE.CALL) return result;
     const xid = message.readUInt32BE(0);
@@ -99,7 +104,7 @@ export class RpcDispatcher {
       return finish([accepted(xid, ACCEPT_STAT.PROG_MISMATCH, { low, high })], 'prog_mismatch');
     }
 
-    const context: RpcCallContext = { transport: source.transport, remote: source.remote, local: source.local, credentials, xid };
+    const context: RpcCallContext = { transport: source.transport, remote: source.remote, local: source.local, credentials, xid, sendsFiles: source.sendsFiles === true };
     if (credentials.sys) this.logger.debug('rpc call with AUTH_SYS', { xid, program: program.name, procedure: call.procedure, machine: credentials.sys.machineName, uid: credentials.sys.uid });
     let outcome: RpcOutcome;
     try {
@@ -109,8 +114,19 @@ export class RpcDispatcher {
       else outcome = { status: 'system_err', error: error instanceof Error ? error.message : String(error) };
     }
     switch (outcome.status) {
-      case 'success':
-        return finish([accepted(xid, ACCEPT_STAT.SUCCESS), ...outcome.results.toBuffers()], 'success');
+      case 'success': {
+        const done = finish([accepted(xid, ACCEPT_STAT.SUCCESS), ...outcome.results.toBuffers()], 'success');
+        if (outcome.tail) {
+          // Only a transport that said it sends files gets one; a program that answers one anyway is a bug, not a reply.
+          if (!context.sendsFiles) {
+            outcome.tail.release();
+            throw new Error(`${program.name} procedure ${call.procedure} answered file bytes to a transport that cannot send them`);
+          }
+          done.tail = outcome.tail;
+          done.replyBytes += outcome.tail.length + outcome.tail.pad;
+        }
+        return done;
+      }
       case 'proc_unavail':
         return finish([accepted(xid, ACCEPT_STAT.PROC_UNAVAIL)], 'proc_unavail');
       case 'garbage_args':

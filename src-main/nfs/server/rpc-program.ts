@@ -41,6 +41,23 @@ export interface RpcCallContext {
   credentials: RpcCredentials;
   /** The call's transaction id (logs). */
   xid: number;
+  /** Whether the transport can send a reply's FileTail (TCP with the sendfile addon); a program answers with bytes otherwise. */
+  sendsFiles: boolean;
+}
+
+/**
+ * The last bytes of a reply as stretches of open files (a READ's data), sent
+ * by the kernel (sendfile) after the results, then `pad` zero bytes (XDR
+ * padding). The results must end where these bytes belong (an opaque's
+ * length word). `release` is called once, when the bytes went out or could
+ * not: the descriptors may close then.
+ */
+export interface FileTail {
+  pieces: ReadonlyArray<{ fd: number; offset: number; length: number }>;
+  /** Bytes of all pieces. */
+  length: number;
+  pad: number;
+  release(): void;
 }
 
 /**
@@ -49,7 +66,7 @@ export interface RpcCallContext {
  * outcomes are RPC-level refusals (RFC 5531 §9, accept_stat / auth_stat).
  */
 export type RpcOutcome =
-  | { status: 'success'; results: XdrWriter }
+  | { status: 'success'; results: XdrWriter; tail?: FileTail }
   /** The procedure number is not one this version has (PROC_UNAVAIL). */
   | { status: 'proc_unavail' }
   /** The arguments did not decode (GARBAGE_ARGS); a program throwing XdrError means the same. */

@@ -4,7 +4,8 @@ import type { Logger } from '../../core/logger.js';
 import { unmapIpv4 } from '../../network/ip-math.js';
 import { MAX_RECORD_BYTES, MAX_UDP_REPLY_BYTES } from './rpc-constants.js';
 import { RpcDispatcher, type DispatchResult, type DispatchSource } from './rpc-dispatch.js';
-import type { RpcCallObserver, RpcPeer, RpcProgram } from './rpc-program.js';
+import { SendfileError, sendFileRange, sendfileAvailable, socketDescriptor } from '../../core/sendfile-transfer.js';
+import type { FileTail, RpcCallObserver, RpcPeer, RpcProgram } from './rpc-program.js';
 import { encodeRecord, RecordDecoder, RecordTooLargeError } from './record-marking.js';
 
 /*
@@ -35,6 +36,13 @@ export interface RpcServerOptions {
   maxCallsInFlight?: number;
   /** Reply bytes queued on a connection above which reading stops until they drain (4 MiB). */
   maxPendingReplyBytes?: number;
+  /**
+   * Send READ data from the file by sendfile(2) over TCP when the native
+   * addon is loaded (default true); false: always as bytes (tests of both paths).
+   */
+  sendfile?: boolean;
+  /** A sendfile transfer fails (and its connection closes) when the peer takes nothing for this long (30 s). */
+  sendfileIdleMs?: number;
 }
 
 export interface RpcServerAddresses {
@@ -61,18 +69,26 @@ class Connection {
   private running = 0;
   private closed = false;
   private ended = false;
+  /**
+   * Replies waiting for a sendfile transfer on this connection to end (the
+   * kernel writes it, so nothing else may write meanwhile); a reply without
+   * file bytes and with nothing waiting is written at once.
+   */
+  private sending: Promise<void> = Promise.resolve();
+  private queuedSends = 0;
   readonly source: DispatchSource;
 
   constructor(
     private readonly socket: net.Socket,
     private readonly server: RpcServer,
-    private readonly options: Required<Pick<RpcServerOptions, 'maxRecordBytes' | 'maxCallsInFlight' | 'maxPendingReplyBytes'>>,
+    private readonly options: Required<Pick<RpcServerOptions, 'maxRecordBytes' | 'maxCallsInFlight' | 'maxPendingReplyBytes' | 'sendfile' | 'sendfileIdleMs'>>,
   ) {
     this.decoder = new RecordDecoder(options.maxRecordBytes);
     this.source = {
       transport: 'tcp',
       remote: peer(socket.remoteAddress, socket.remotePort),
       local: peer(socket.localAddress, socket.localPort),
+      sendsFiles: options.sendfile && sendfileAvailable() && socketDescriptor(socket) !== null,
     };
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('drain', () => this.flow());
@@ -121,20 +137,66 @@ class Connection {
     this.running += 1;
     this.server
       .dispatch(record, this.source)
-      .then((result) => {
-        if (result.reply && !this.closed && !this.socket.destroyed) {
-          // One writev: the fragment header, the reply header and the results (READ data by reference).
-          this.socket.cork();
-          for (const chunk of encodeRecord(result.reply)) this.socket.write(chunk);
-          this.socket.uncork();
-        }
-      })
+      .then((result) => this.send(result.reply, result.tail))
       .catch((error: unknown) => this.server.failed(this.source, error))
       .finally(() => {
         this.running -= 1;
         this.flow();
         this.endWhenIdle();
       });
+  }
+
+  /** Writes a reply, in call-completion order; one with file bytes waits for its turn and holds the socket while the kernel sends them. */
+  private send(reply: Buffer[] | null, tail: FileTail | null): Promise<void> {
+    if (!reply || this.closed || this.socket.destroyed) {
+      tail?.release();
+      return Promise.resolve();
+    }
+    const chunks = encodeRecord(reply, tail ? tail.length + tail.pad : 0);
+    if (!tail && this.queuedSends === 0) {
+      this.writeChunks(chunks);
+      return Promise.resolve();
+    }
+    this.queuedSends += 1;
+    const turn = this.sending.then(() => (tail ? this.sendWithTail(chunks, tail) : this.writeChunks(chunks)));
+    this.sending = turn.finally(() => {
+      this.queuedSends -= 1;
+    });
+    return this.sending;
+  }
+
+  /** One writev: the fragment header, the reply header and the results (READ data by reference when not by sendfile). */
+  private writeChunks(chunks: readonly Buffer[]): void {
+    if (this.closed || this.socket.destroyed) return;
+    this.socket.cork();
+    for (const chunk of chunks) this.socket.write(chunk);
+    this.socket.uncork();
+  }
+
+  /**
+   * The header chunks, then — once Node handed every byte before them to the
+   * kernel — the tail's file stretches by sendfile, then the padding. A
+   * failed transfer closes the connection: the record mark promised bytes
+   * that will not come (the client reconnects and asks again).
+   */
+  private async sendWithTail(chunks: readonly Buffer[], tail: FileTail): Promise<void> {
+    try {
+      if (this.closed || this.socket.destroyed) return;
+      await new Promise<void>((resolve, reject) => {
+        this.socket.write(Buffer.concat(chunks), (error) => (error ? reject(error) : resolve()));
+      });
+      for (const piece of tail.pieces) {
+        if (this.closed || this.socket.destroyed) return;
+        await sendFileRange(this.socket, piece.fd, piece.offset, piece.length, { idleTimeoutMs: this.options.sendfileIdleMs });
+      }
+      if (tail.pad > 0 && !this.socket.destroyed) this.socket.write(Buffer.alloc(tail.pad));
+    } catch (error) {
+      const code = error instanceof SendfileError ? error.code : '';
+      if (code !== 'EPIPE' && code !== 'ECONNRESET' && code !== 'ECANCELED') this.server.failed(this.source, error);
+      this.socket.destroy();
+    } finally {
+      tail.release();
+    }
   }
 }
 
@@ -144,7 +206,7 @@ export class RpcServer {
   private readonly tcp: net.Server;
   private udp: dgram.Socket | null = null;
   private readonly sockets = new Set<net.Socket>();
-  private readonly limits: Required<Pick<RpcServerOptions, 'maxConnections' | 'idleTimeoutMs' | 'maxRecordBytes' | 'maxCallsInFlight' | 'maxPendingReplyBytes'>>;
+  private readonly limits: Required<Pick<RpcServerOptions, 'maxConnections' | 'idleTimeoutMs' | 'maxRecordBytes' | 'maxCallsInFlight' | 'maxPendingReplyBytes' | 'sendfile' | 'sendfileIdleMs'>>;
   private listening = false;
 
   constructor(private readonly options: RpcServerOptions) {
@@ -156,6 +218,8 @@ export class RpcServer {
       maxRecordBytes: options.maxRecordBytes ?? MAX_RECORD_BYTES,
       maxCallsInFlight: options.maxCallsInFlight ?? 32,
       maxPendingReplyBytes: options.maxPendingReplyBytes ?? 4 * 1024 * 1024,
+      sendfile: options.sendfile ?? true,
+      sendfileIdleMs: options.sendfileIdleMs ?? 30_000,
     };
     this.tcp = net.createServer({ noDelay: true, allowHalfOpen: true }, (socket) => this.accept(socket));
     this.tcp.on('error', (error) => this.logger.warn('rpc tcp server error', { error: error.message }));

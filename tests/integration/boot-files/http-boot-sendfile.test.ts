@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpBootPlugin, type HttpBootOptions } from '../../../src-main/boot-files/http-boot-plugin.js';
-import { sendfileAvailable, sendfileUnavailableReason } from '../../../src-main/boot-files/sendfile-transfer.js';
+import { sendfileAvailable, sendfileUnavailableReason } from '../../../src-main/core/sendfile-transfer.js';
 import type { AppEvent } from '../../../src-main/events/event-types.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
 import { toolPresent } from '../../helpers/tools.js';

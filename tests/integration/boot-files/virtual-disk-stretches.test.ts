@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpBootPlugin } from '../../../src-main/boot-files/http-boot-plugin.js';
-import { sendfileAvailable } from '../../../src-main/boot-files/sendfile-transfer.js';
+import { sendfileAvailable } from '../../../src-main/core/sendfile-transfer.js';
 import type { FileStretch } from '../../../src-main/boot-files/virtual-files.js';
 import { toNetascii } from '../../../src-main/tftp/server/netascii.js';
 import { toolPresent } from '../../helpers/tools.js';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { ReadOnlyTree } from '../../../../src-main/core/read-only-tree.js';
 import type { ExportTable, NfsActivity, ServedExport } from '../../../../src-main/nfs/export-table.js';
@@ -78,8 +79,8 @@ export class ActivityLog implements NfsActivity {
   }
 }
 
-export function context(address = '127.0.0.1', transport: 'tcp' | 'udp' = 'tcp'): RpcCallContext {
-  return { transport, remote: { address, port: 700 }, local: { address: '127.0.0.1', port: 2049 }, credentials: { flavor: 0, sys: null }, xid: 1 };
+export function context(address = '127.0.0.1', transport: 'tcp' | 'udp' = 'tcp', sendsFiles = false): RpcCallContext {
+  return { transport, remote: { address, port: 700 }, local: { address: '127.0.0.1', port: 2049 }, credentials: { flavor: 0, sys: null }, xid: 1, sendsFiles };
 }
 
 export interface Harness {
@@ -112,7 +113,16 @@ export async function outcome(program: RpcProgram, procedure: number, args: (wri
 export async function call(program: RpcProgram, procedure: number, args: (writer: XdrWriter) => void, ctx: RpcCallContext = context()): Promise<XdrReader> {
   const result = await outcome(program, procedure, args, ctx);
   if (result.status !== 'success') throw new Error(`procedure ${procedure}: ${result.status}`);
-  return new XdrReader(result.results.toBuffer());
+  if (!result.tail) return new XdrReader(result.results.toBuffer());
+  // What the transport would send by sendfile: the stretches read from their descriptors, then the padding.
+  const tail = result.tail;
+  const stretches = tail.pieces.map((piece) => {
+    const bytes = Buffer.alloc(piece.length);
+    expect(readSync(piece.fd, bytes, 0, piece.length, piece.offset)).toBe(piece.length);
+    return bytes;
+  });
+  tail.release();
+  return new XdrReader(Buffer.concat([result.results.toBuffer(), ...stretches, Buffer.alloc(tail.pad)]));
 }
 
 /** MNT → the root handle (asserts MNT3_OK). */

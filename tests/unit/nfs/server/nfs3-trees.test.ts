@@ -12,7 +12,7 @@ import { openIso } from '../../../../src-main/os-images/iso/index.js';
 import { buildIso, isoToolPresent, makeIsoWorkDir } from '../../../helpers/iso-fixtures.js';
 import { memoryTreeOnDisk } from '../../../helpers/memory-tree.js';
 import { prng } from '../../../helpers/prng.js';
-import { call, getattr, harness, listAll, lookup, mountRoot, read, readAll, servedExport, walk } from './nfs3-harness.js';
+import { call, context, getattr, harness, listAll, lookup, mountRoot, read, readAll, servedExport, walk } from './nfs3-harness.js';
 
 function pseudoRandom(length: number, seed: number): Buffer {
   const next = prng(seed);
@@ -150,15 +150,20 @@ describe('NFS v3 READ over multi-extent files', () => {
     try {
       const data = pseudoRandom(300_001, 2);
       const tree = await memoryTreeOnDisk({ 'f.bin': data, 'g.bin': 'small' }, join(dir, 'backing.img'), { extentSize: 64 * 1024 });
-      const h = harness([servedExport(3, '/m', tree)]);
-      const root = await mountRoot(h, '/m');
-      const file = await walk(h, root, 'f.bin');
-      expect((await readAll(h, file, 77_777)).equals(data)).toBe(true);
-      const middle = await read(h, file, 65_530, 20);
-      expect(middle.data.equals(data.subarray(65_530, 65_550))).toBe(true);
-      expect((await readAll(h, await walk(h, root, 'g.bin'), 3)).toString()).toBe('small');
-      expect(h.readCache.stats.opens).toBe(1);
-      await h.readCache.close();
+      // As bytes, and as file stretches for sendfile (what a TCP transport with the addon gets).
+      for (const sendsFiles of [false, true]) {
+        const h = harness([servedExport(3, '/m', tree)]);
+        const ctx = context('127.0.0.1', 'tcp', sendsFiles);
+        const root = await mountRoot(h, '/m', ctx);
+        const file = await walk(h, root, 'f.bin', ctx);
+        expect((await readAll(h, file, 77_777, ctx)).equals(data)).toBe(true);
+        const middle = await read(h, file, 65_530, 20, ctx);
+        expect(middle.data.equals(data.subarray(65_530, 65_550))).toBe(true);
+        expect((await readAll(h, await walk(h, root, 'g.bin', ctx), 3, ctx)).toString()).toBe('small');
+        expect(h.readCache.stats.opens).toBe(1);
+        expect(h.readCache.stats.borrows > 0).toBe(sendsFiles);
+        await h.readCache.close();
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -210,6 +215,13 @@ describe.skipIf(!haveXorriso)('NFS v3 over a real ISO (Rock Ridge)', () => {
     expect((await readAll(h, await walk(h, live, 'Mixed Case Name With Spaces.cfg'), 1024)).toString()).toBe('menu');
     expect(h.readCache.stats.opens).toBe(1); // one descriptor on the ISO for every file in it
     await h.readCache.close();
+    // As stretches of the ISO file for sendfile: the same bytes.
+    const bySendfile = harness([servedExport(1_000_004, '/iso/live', tree)]);
+    const ctx = context('127.0.0.1', 'tcp', true);
+    const file = await walk(bySendfile, await mountRoot(bySendfile, '/iso/live', ctx), 'live/filesystem.squashfs', ctx);
+    expect((await readAll(bySendfile, file, 1024 * 1024, ctx)).equals(big)).toBe(true);
+    expect(bySendfile.readCache.stats.borrows).toBeGreaterThan(0);
+    await bySendfile.readCache.close();
   });
 
   it('a restart (same key) resolves a deep handle by walking the ISO', async () => {

@@ -1,4 +1,8 @@
 import dgram from 'node:dgram';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sendfileAvailable } from '../../../../src-main/core/sendfile-transfer.js';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACCEPT_STAT, AUTH_STAT } from '../../../../src-main/nfs/server/rpc-constants.js';
@@ -19,6 +23,9 @@ class TestProgram implements RpcProgram {
   readonly versions = [1, 3];
   calls = 0;
   contexts: RpcCallContext[] = [];
+  /** The open file procedure 7 answers stretches of, and how often their tails were released. */
+  tailFd = -1;
+  releases = 0;
   private gate: Promise<void> = Promise.resolve();
   private openGate: () => void = () => undefined;
 
@@ -55,6 +62,21 @@ class TestProgram implements RpcProgram {
       }
       case 6:
         return { status: 'auth_error', authStat: AUTH_STAT.AUTH_REJECTEDCRED };
+      case 7: {
+        // Bytes of tailFd as an opaque whose bytes are a file tail: two stretches (the second half first), as a multi-extent file.
+        const offset = args.uint32('offset');
+        const length = args.uint32('length');
+        const half = Math.floor(length / 2);
+        const pieces = [
+          { fd: this.tailFd, offset: offset + half, length: length - half },
+          { fd: this.tailFd, offset, length: half },
+        ];
+        const release = () => {
+          this.releases += 1;
+        };
+        if (!context.sendsFiles) return { status: 'success', results: new XdrWriter().uint32(length) };
+        return { status: 'success', results: new XdrWriter().uint32(length), tail: { pieces, length, pad: (4 - (length % 4)) % 4, release } };
+      }
       default:
         return { status: 'proc_unavail' };
     }
@@ -306,6 +328,83 @@ describe('RpcServer over TCP', () => {
     const healthy = await connect(port);
     expect(accepted((await healthy.roundTrip(call(0))).header)).toBe(ACCEPT_STAT.SUCCESS);
     expect(garbage.replies.size + replyInstead.replies.size).toBe(0);
+  });
+});
+
+describe('RpcServer over TCP: file tails by sendfile', () => {
+  const hasSendfile = sendfileAvailable();
+
+  async function withTailFile(program: TestProgram, bytes: Buffer): Promise<() => void> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bw-rpc-tail-'));
+    writeFileSync(path.join(dir, 'data.bin'), bytes);
+    program.tailFd = openSync(path.join(dir, 'data.bin'), 'r');
+    return () => {
+      closeSync(program.tailFd);
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+
+  it.runIf(hasSendfile)('sends the stretches after the results in one record, padded, in order with the other replies, and releases each once', async () => {
+    const { program, port } = await start();
+    const bytes = Buffer.from(Array.from({ length: 300_001 }, (_, index) => (index * 7) % 251));
+    const cleanup = await withTailFile(program, bytes);
+    try {
+      const client = await connect(port);
+      // Interleaved: file tails of odd lengths and plain replies, all in flight at once.
+      const calls = [
+        { message: call(7, Buffer.concat([u32(0), u32(300_001)])), offset: 0, length: 300_001 },
+        { message: call(5, u32(10)), offset: -1, length: 10 },
+        { message: call(7, Buffer.concat([u32(12_345), u32(3)])), offset: 12_345, length: 3 },
+        { message: call(7, Buffer.concat([u32(1), u32(65_537)])), offset: 1, length: 65_537 },
+        { message: call(0), offset: -1, length: 0 },
+      ];
+      for (const entry of calls) client.send(entry.message.bytes);
+      for (const entry of calls) {
+        const reply = await client.reply(entry.message.xid);
+        expect(accepted(reply.header)).toBe(ACCEPT_STAT.SUCCESS);
+        if (entry.offset < 0) continue;
+        const reader = new XdrReader(reply.body);
+        expect(reader.uint32('length')).toBe(entry.length);
+        // The tail's halves were sent second half first: the record holds them as sent.
+        const half = Math.floor(entry.length / 2);
+        const expected = Buffer.concat([bytes.subarray(entry.offset + half, entry.offset + entry.length), bytes.subarray(entry.offset, entry.offset + half)]);
+        const padded = (4 - (entry.length % 4)) % 4;
+        expect(reply.body.length).toBe(4 + entry.length + padded);
+        expect(reply.body.subarray(4, 4 + entry.length).equals(expected)).toBe(true);
+        expect(reply.body.subarray(4 + entry.length).equals(Buffer.alloc(padded))).toBe(true);
+      }
+      await expect.poll(() => program.releases).toBe(3);
+      expect(program.contexts.every((context) => context.sendsFiles)).toBe(true);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it.runIf(hasSendfile)('closes the connection when the file ends before the promised bytes, and releases the tail', async () => {
+    const { program, port, server } = await start();
+    const cleanup = await withTailFile(program, Buffer.alloc(1000, 1));
+    try {
+      const client = await connect(port);
+      client.send(call(7, Buffer.concat([u32(0), u32(5000)])).bytes);
+      await client.closed;
+      await expect.poll(() => program.releases).toBe(1);
+      // The server itself goes on: a new connection is answered.
+      const again = await connect(port);
+      expect(accepted((await again.roundTrip(call(0))).header)).toBe(ACCEPT_STAT.SUCCESS);
+      expect(server.connections).toBe(1);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('without sendfile (option off, or UDP) the program is told so and answers bytes', async () => {
+    const { program, port } = await start({ sendfile: false, udp: true });
+    const client = await connect(port);
+    const reply = await client.roundTrip(call(7, Buffer.concat([u32(0), u32(8)])));
+    expect(new XdrReader(reply.body).uint32('length')).toBe(8);
+    await udpRoundTrip(port, call(7, Buffer.concat([u32(0), u32(8)])).bytes);
+    expect(program.contexts.map((context) => context.sendsFiles)).toEqual([false, false]);
+    expect(program.releases).toBe(0);
   });
 });
 

@@ -6,7 +6,7 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SendfileError, sendFileRange, sendfileAvailable, sendfileUnavailableReason, socketDescriptor } from '../../../src-main/boot-files/sendfile-transfer.js';
+import { SendfileError, sendFileRange, sendfileAvailable, sendfileUnavailableReason, socketDescriptor } from '../../../src-main/core/sendfile-transfer.js';
 import { tempDir } from '../../helpers/test-core.js';
 
 const native = sendfileAvailable();
