@@ -1,5 +1,5 @@
-import { constants, lstat as lstatCallback, type BigIntStats } from 'node:fs';
-import { lstat, open, opendir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { constants, lstatSync, type BigIntStats } from 'node:fs';
+import { lstat, open, readdir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { normaliseTreePath, TreeError, type ByteExtent, type ReadOnlyTree, type TreeNode, type TreeNodeType } from './read-only-tree.js';
 
@@ -31,18 +31,16 @@ import { normaliseTreePath, TreeError, type ByteExtent, type ReadOnlyTree, type 
 /** O_NOFOLLOW and O_NONBLOCK where the platform has them (Windows has neither; it has no FIFOs either). */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-/** How many entries of a listing are lstat-ed at once (libuv's pool has 4 threads; more in flight only queues). */
-const LIST_STAT_BATCH = 64;
+/** How many entries of a listing are lstat-ed before the listing yields to other work. */
+const LIST_STAT_SLICE = 256;
 
-/**
- * lstat through the callback API, null on any error: half the main-thread
- * cost of fs/promises' lstat per call (measured: 5 vs 10 µs for bigint
- * stats), which is most of a large listing's time.
- */
-function lstatOrNull(file: string): Promise<BigIntStats | null> {
-  return new Promise((resolve) => {
-    lstatCallback(file, { bigint: true }, (error, info) => resolve(error ? null : info));
-  });
+/** lstat on this thread, null on any error (an entry gone since the readdir, no permission). */
+function lstatSyncOrNull(file: string): BigIntStats | null {
+  try {
+    return lstatSync(file, { bigint: true, throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether `candidate` is `root` or below it (both real, absolute). */
@@ -101,26 +99,22 @@ export class FolderTree implements ReadOnlyTree {
     const info = await lstat(located.absolute, { bigint: true }).catch(() => null);
     if (!info) throw new TreeError('NOT_FOUND', located.path, `${located.path || '/'}: no such directory`);
     if (!info.isDirectory()) throw new TreeError('NOT_DIRECTORY', located.path, `${located.path}: not a directory`);
-    const names: string[] = [];
-    const dir = await opendir(located.absolute, { bufferSize: 256 }).catch((error: unknown) => {
+    // One readdir (one trip through libuv's pool), then lstat on this thread in slices: an lstat of a
+    // cached inode takes a few µs, its trip through the pool several times that on the main thread
+    // alone (docs/performance.md, NFS walk). Between slices other work (DHCP, TFTP) gets its turn.
+    const names = await readdir(located.absolute).catch((error: unknown) => {
       throw this.fsError(located.path, error);
     });
-    for await (const entry of dir) names.push(entry.name);
     names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    // lstat in batches: one at a time, each a round trip through libuv's thread pool, made a 10,000-file NFS walk 8x slower than Ganesha's.
     const nodes: TreeNode[] = [];
-    for (let start = 0; start < names.length; start += LIST_STAT_BATCH) {
-      const batch = names.slice(start, start + LIST_STAT_BATCH);
-      const found = await Promise.all(
-        batch.map(async (name) => {
-          const childPath = located.path === '' ? name : `${located.path}/${name}`;
-          const childAbsolute = path.join(located.absolute, name);
-          const child = await lstatOrNull(childAbsolute);
-          // Judged on lstat, not the directory entry's type (some file systems report none): special files and entries gone since are left out.
-          return !child || typeOf(child) === null ? null : this.node(childPath, childAbsolute, child);
-        }),
-      );
-      for (const node of found) if (node) nodes.push(node);
+    for (let start = 0; start < names.length; start += LIST_STAT_SLICE) {
+      if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      for (const name of names.slice(start, start + LIST_STAT_SLICE)) {
+        const childAbsolute = path.join(located.absolute, name);
+        const child = lstatSyncOrNull(childAbsolute);
+        // Judged on lstat, not the directory entry's type (some file systems report none): special files and entries gone since are left out.
+        if (child && typeOf(child) !== null) nodes.push(await this.node(located.path === '' ? name : `${located.path}/${name}`, childAbsolute, child));
+      }
     }
     return nodes;
   }
