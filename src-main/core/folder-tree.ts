@@ -1,4 +1,4 @@
-import { constants, lstatSync, type BigIntStats } from 'node:fs';
+import { constants, lstat as lstatCallback, lstatSync, type BigIntStats } from 'node:fs';
 import { lstat, open, readdir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { normaliseTreePath, TreeError, type ByteExtent, type ReadOnlyTree, type TreeNode, type TreeNodeType } from './read-only-tree.js';
@@ -31,8 +31,19 @@ import { normaliseTreePath, TreeError, type ByteExtent, type ReadOnlyTree, type 
 /** O_NOFOLLOW and O_NONBLOCK where the platform has them (Windows has neither; it has no FIFOs either). */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-/** How many entries of a listing are lstat-ed before the listing yields to other work. */
-const LIST_STAT_SLICE = 256;
+/** How long a listing lstats on the main thread before it yields to other work. */
+const LIST_SYNC_SLICE_MS = 2;
+/** An lstat slower than this means the metadata is not cached: the rest of the listing goes through libuv's pool. */
+const SLOW_LSTAT_MS = 1;
+/** How many entries of a listing are lstat-ed at once through the pool (it has 4 threads; more in flight only queues). */
+const LIST_STAT_BATCH = 64;
+
+/** lstat through libuv's pool (the callback API: half the main-thread cost of fs/promises'), null on any error. */
+function lstatOrNull(file: string): Promise<BigIntStats | null> {
+  return new Promise((resolve) => {
+    lstatCallback(file, { bigint: true }, (error, info) => resolve(error ? null : info));
+  });
+}
 
 /** lstat on this thread, null on any error (an entry gone since the readdir, no permission). */
 function lstatSyncOrNull(file: string): BigIntStats | null {
@@ -67,10 +78,14 @@ export class FolderTree implements ReadOnlyTree {
   private constructor(
     /** The root's real path: every path is resolved under it. */
     readonly root: string,
+    private readonly slowLstatMs: number,
   ) {}
 
-  /** Opens `root` (an existing directory; symlinks in its own path are resolved once, here). */
-  static async open(root: string): Promise<FolderTree> {
+  /**
+   * Opens `root` (an existing directory; symlinks in its own path are resolved
+   * once, here). `slowLstatMs`: tests set 0 to take a listing's pool path.
+   */
+  static async open(root: string, options: { slowLstatMs?: number } = {}): Promise<FolderTree> {
     let real: string;
     try {
       real = await realpath(root);
@@ -79,7 +94,7 @@ export class FolderTree implements ReadOnlyTree {
     }
     const info = await stat(real);
     if (!info.isDirectory()) throw new TreeError('NOT_DIRECTORY', '', `${root} is not a directory`);
-    return new FolderTree(real);
+    return new FolderTree(real, options.slowLstatMs ?? SLOW_LSTAT_MS);
   }
 
   async stat(treePath: string): Promise<TreeNode | null> {
@@ -99,22 +114,40 @@ export class FolderTree implements ReadOnlyTree {
     const info = await lstat(located.absolute, { bigint: true }).catch(() => null);
     if (!info) throw new TreeError('NOT_FOUND', located.path, `${located.path || '/'}: no such directory`);
     if (!info.isDirectory()) throw new TreeError('NOT_DIRECTORY', located.path, `${located.path}: not a directory`);
-    // One readdir (one trip through libuv's pool), then lstat on this thread in slices: an lstat of a
-    // cached inode takes a few µs, its trip through the pool several times that on the main thread
-    // alone (docs/performance.md, NFS walk). Between slices other work (DHCP, TFTP) gets its turn.
+    // One readdir (one trip through libuv's pool), then lstat on this thread while the inodes are
+    // cached: a few µs each, where dispatching each through the pool cost the main thread several
+    // times that (docs/performance.md, NFS walk). Other work (DHCP, TFTP) gets its turn every
+    // LIST_SYNC_SLICE_MS; once one lstat is slow (a cold disk, a network file system), the rest go
+    // through the pool so the event loop never waits on a disk.
     const names = await readdir(located.absolute).catch((error: unknown) => {
       throw this.fsError(located.path, error);
     });
     names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const nodes: TreeNode[] = [];
-    for (let start = 0; start < names.length; start += LIST_STAT_SLICE) {
-      if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      for (const name of names.slice(start, start + LIST_STAT_SLICE)) {
-        const childAbsolute = path.join(located.absolute, name);
-        const child = lstatSyncOrNull(childAbsolute);
-        // Judged on lstat, not the directory entry's type (some file systems report none): special files and entries gone since are left out.
-        if (child && typeOf(child) !== null) nodes.push(await this.node(located.path === '' ? name : `${located.path}/${name}`, childAbsolute, child));
+    const add = async (name: string, child: BigIntStats | null, childAbsolute: string) => {
+      // Judged on lstat, not the directory entry's type (some file systems report none): special files and entries gone since are left out.
+      if (child && typeOf(child) !== null) nodes.push(await this.node(located.path === '' ? name : `${located.path}/${name}`, childAbsolute, child));
+    };
+    let next = 0;
+    let sliceEnds = performance.now() + LIST_SYNC_SLICE_MS;
+    while (next < names.length) {
+      const name = names[next] ?? '';
+      const childAbsolute = path.join(located.absolute, name);
+      const started = performance.now();
+      const child = lstatSyncOrNull(childAbsolute);
+      const now = performance.now();
+      next += 1;
+      await add(name, child, childAbsolute);
+      if (now - started >= this.slowLstatMs) break;
+      if (now > sliceEnds) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceEnds = performance.now() + LIST_SYNC_SLICE_MS;
       }
+    }
+    for (let start = next; start < names.length; start += LIST_STAT_BATCH) {
+      const batch = names.slice(start, start + LIST_STAT_BATCH);
+      const found = await Promise.all(batch.map((name) => lstatOrNull(path.join(located.absolute, name))));
+      for (const [index, name] of batch.entries()) await add(name, found[index] ?? null, path.join(located.absolute, name));
     }
     return nodes;
   }

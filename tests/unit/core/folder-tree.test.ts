@@ -79,6 +79,11 @@ describe('FolderTree: reading inside the root', () => {
       ['sub/b.bin', 'file'],
       ['sub/deeper', 'directory'],
     ]);
+    // The same listing when the metadata is slow (every lstat after the first through libuv's pool).
+    const slow = await FolderTree.open(tree.root, { slowLstatMs: 0 });
+    expect(await slow.list('')).toEqual(await tree.list(''));
+    expect(await slow.list('sub')).toEqual(await tree.list('sub'));
+    await slow.close();
     await refused(tree.list('a.txt'), 'NOT_DIRECTORY');
     await refused(tree.list('missing'), 'NOT_FOUND');
     // A symlink is not a directory to the tree: callers resolve it first.
