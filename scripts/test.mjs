@@ -4,9 +4,12 @@
 //
 // A full run is two vitest processes at once, one worker each: the QEMU
 // machines (tests/e2e/qemu: a TCG guest keeps one core busy and mostly waits
-// for it) beside everything else. Run one after the other they took about 7 of
-// CI's 30 minutes on 2 cores; beside each other they overlap. With arguments
-// (`npm test -- tests/unit/dns`) it is one vitest run with those arguments.
+// for it) beside everything else but the browser tests. Run one after the
+// other they took about 7 of CI's 30 minutes on 2 cores; beside each other
+// they overlap. The browser tests (tests/e2e/browser: Chromium renders every
+// page against 10 s waits) run last, alone: beside a QEMU guest a page once
+// took longer than that. With arguments (`npm test -- tests/unit/dns`) it is
+// one vitest run with those arguments.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +17,7 @@ import path from 'node:path';
 const OUTPUT = path.resolve('test-output');
 const VITEST = path.resolve('node_modules', 'vitest', 'vitest.mjs');
 const QEMU_TESTS = 'tests/e2e/qemu';
+const BROWSER_TESTS = 'tests/e2e/browser';
 mkdirSync(OUTPUT, { recursive: true });
 
 /** One vitest run writing its JSON report to `report`; `log`: its output goes to that file instead of this terminal. */
@@ -39,18 +43,21 @@ function counts(report) {
 }
 
 const extra = process.argv.slice(2);
-const runs =
-  extra.length > 0
-    ? [vitest(extra, path.join(OUTPUT, 'vitest-report.json'), null)]
-    : [
-        vitest(['--exclude', `${QEMU_TESTS}/**`], path.join(OUTPUT, 'vitest-report.json'), null),
-        vitest([QEMU_TESTS], path.join(OUTPUT, 'vitest-report-qemu.json'), path.join(OUTPUT, 'vitest-qemu.log')),
-      ];
-const results = await Promise.all(runs);
-if (runs.length > 1) {
+const results = [];
+if (extra.length > 0) {
+  results.push(await vitest(extra, path.join(OUTPUT, 'vitest-report.json'), null));
+} else {
+  results.push(
+    ...(await Promise.all([
+      vitest(['--exclude', `${QEMU_TESTS}/**`, '--exclude', `${BROWSER_TESTS}/**`], path.join(OUTPUT, 'vitest-report.json'), null),
+      vitest([QEMU_TESTS], path.join(OUTPUT, 'vitest-report-qemu.json'), path.join(OUTPUT, 'vitest-qemu.log')),
+    ])),
+  );
   // The QEMU run's own output, after the main run's (they ran at the same time).
   console.log(`\n--- ${QEMU_TESTS} (run beside the rest) ---\n`);
   process.stdout.write(readFileSync(path.join(OUTPUT, 'vitest-qemu.log'), 'utf8'));
+  console.log(`\n--- ${BROWSER_TESTS} (run last, alone) ---\n`);
+  results.push(await vitest([BROWSER_TESTS], path.join(OUTPUT, 'vitest-report-browser.json'), null));
 }
 const total = { passed: 0, failed: 0, skipped: 0 };
 for (const result of results) {
