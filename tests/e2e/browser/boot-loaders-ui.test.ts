@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller, createUser, type TestUser } from '../../helpers/auth.js';
-import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
-import { CHROMIUM, launchChromium, openPage, screenshot, SCREENSHOTS, signIn, watchPageProblems } from './page-kit.js';
+import { createTestCore, type TestCore } from '../../helpers/test-core.js';
+import { browserSession, CHROMIUM, openPage, screenshot, SCREENSHOTS, type BrowserSession } from './page-kit.js';
 import { loopbackNic } from './dns-client.js';
 
 /*
@@ -28,8 +28,7 @@ if (skip) console.warn(`boot-loaders-ui e2e skipped: ${CHROMIUM} (apt-get instal
 describe.skipIf(skip)('boot loaders in a browser', () => {
   let test: TestCore;
   let admin: TestUser;
-  let profile: { dir: string; remove: () => Promise<void> };
-  let context: BrowserContext;
+  let browser: BrowserSession | undefined;
   let page: Page;
   let base: string;
   let hostId = 0;
@@ -54,15 +53,12 @@ describe.skipIf(skip)('boot loaders in a browser', () => {
     const made = await api('POST', '/hosts', { mac: MAC, hostname: 'sb-laptop', group: 'Lab', arch: 'x86_64' });
     expect(made.status).toBe(201);
     hostId = made.data.id as number;
-    profile = await tempDir('bootwright-chromium-loaders-');
-    ({ context, page } = await launchChromium(profile.dir));
-    pageProblems = watchPageProblems(page);
-    await signIn(page, base, admin);
+    browser = await browserSession('loaders', base, admin);
+    ({ page, problems: pageProblems } = browser);
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    await profile?.remove();
+    await browser?.close();
     await test?.close();
   });
 

@@ -4,10 +4,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../helpers/auth.js';
-import { CHROMIUM, launchChromium, openPage, screenshot, SCREENSHOTS, signIn, watchPageProblems } from './page-kit.js';
+import { browserSession, CHROMIUM, openPage, screenshot, SCREENSHOTS, type BrowserSession } from './page-kit.js';
 import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
 import { loopbackNic } from './dns-client.js';
 
@@ -35,8 +35,7 @@ describe.skipIf(skip)('OS images and files in a browser', () => {
   let test: TestCore;
   let admin: TestUser;
   let work: { dir: string; remove: () => Promise<void> };
-  let profile: { dir: string; remove: () => Promise<void> };
-  let context: BrowserContext;
+  let browser: BrowserSession | undefined;
   let page: Page;
   let base: string;
   let isoPath = '';
@@ -64,15 +63,12 @@ describe.skipIf(skip)('OS images and files in a browser', () => {
     await test.core.start();
     base = test.core.url();
     admin = await createUser(test.core, 'admin');
-    profile = await tempDir('bootwright-chromium-images-');
-    ({ context, page } = await launchChromium(profile.dir));
-    pageProblems = watchPageProblems(page, [400, 401, 409]);
-    await signIn(page, base, admin);
+    browser = await browserSession('images', base, admin, [400, 401, 409]);
+    ({ page, problems: pageProblems } = browser);
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    await profile?.remove();
+    await browser?.close();
     await test?.close();
     await work?.remove();
   });

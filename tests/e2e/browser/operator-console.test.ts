@@ -4,12 +4,12 @@ import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller, createUser, type TestUser } from '../../helpers/auth.js';
-import { createTestCore, tempDir, type TestCore } from '../../helpers/test-core.js';
+import { createTestCore, type TestCore } from '../../helpers/test-core.js';
 import { DNS_SERVER, freeUdpTcpPort, loopbackNic } from './dns-client.js';
-import { CHROMIUM, launchChromium, openPage, screenshot, SCREENSHOTS, signIn, watchPageProblems } from './page-kit.js';
+import { browserSession, CHROMIUM, openPage, screenshot, SCREENSHOTS, type BrowserSession } from './page-kit.js';
 
 /*
  * Issue 18's console in Debian's chromium against a real headless core:
@@ -59,8 +59,7 @@ async function closedPort(): Promise<number> {
 describe.skipIf(skip)('the operator console in a browser', () => {
   let test: TestCore;
   let admin: TestUser;
-  let profile: { dir: string; remove: () => Promise<void> };
-  let context: BrowserContext;
+  let browser: BrowserSession | undefined;
   let page: Page;
   let base: string;
   let taken: { release: () => Promise<void> } | undefined;
@@ -78,15 +77,12 @@ describe.skipIf(skip)('the operator console in a browser', () => {
     await test.core.start();
     base = test.core.url();
     admin = await createUser(test.core, 'admin');
-    profile = await tempDir('bootwright-chromium-console-');
-    ({ context, page } = await launchChromium(profile.dir));
-    pageProblems = watchPageProblems(page);
-    await signIn(page, base, admin);
+    browser = await browserSession('console', base, admin);
+    ({ page, problems: pageProblems } = browser);
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    await profile?.remove();
+    await browser?.close();
     await test?.close();
     await taken?.release();
   });

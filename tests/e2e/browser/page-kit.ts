@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { tempDir } from '../../helpers/test-core.js';
 
 /*
  * What the page-level browser tests share: opening a page of the built
@@ -81,4 +82,29 @@ export function watchPageProblems(page: Page, provoked: readonly number[] = [400
     if (message.type() === 'error' && !statuses.test(message.text())) problems.push(`console: ${message.text()}`);
   });
   return problems;
+}
+
+/** A Chromium signed in to `base` with its own profile folder, the page's problems watched; `close()` ends both. */
+export interface BrowserSession {
+  context: BrowserContext;
+  page: Page;
+  /** Page errors, failed requests and console errors (watchPageProblems). */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+export async function browserSession(name: string, base: string, user: { username: string; password: string }, provoked?: readonly number[]): Promise<BrowserSession> {
+  const profile = await tempDir(`bootwright-chromium-${name}-`);
+  const { context, page } = await launchChromium(profile.dir);
+  const problems = watchPageProblems(page, provoked);
+  await signIn(page, base, user);
+  return {
+    context,
+    page,
+    problems,
+    close: async () => {
+      await context.close();
+      await profile.remove();
+    },
+  };
 }
