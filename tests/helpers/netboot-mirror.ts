@@ -109,8 +109,9 @@ export class NetbootMirror {
     if (behaviour.cutAfter !== undefined && cutsDone < (behaviour.cutTimes ?? 1)) {
       this.cuts.set(key, cutsDone + 1);
       res.write(body.subarray(0, behaviour.cutAfter), () => {
-        // Mid-body: the client got a Content-Length it will never see fulfilled.
-        setTimeout(() => res.socket?.destroy(), 20);
+        // Mid-body: the client got a Content-Length it will never see fulfilled. The pause lets a
+        // loaded client take some of the bytes first (what it has not read is lost with the connection).
+        setTimeout(() => res.socket?.destroy(), 150);
       });
       return;
     }
