@@ -3,16 +3,16 @@
 // "N passed, N failed, N skipped". The exit code is non-zero when a test failed.
 //
 // A full run is two vitest processes at once, one worker each, then a third:
-//  - lane 2: files that mostly wait — the QEMU machines (a TCG guest keeps one
-//    core busy while the test waits for it) and a few namespace and timer-bound
-//    files. Each uses only its own namespaces and ephemeral loopback ports, so
-//    it cannot meet the other lane's files.
+//  - lane 2: the QEMU machines (a TCG guest keeps one core busy while the test
+//    waits for it) and the DHCP, power, diagnostics and OS-image integration
+//    folders. Each file uses only its own namespaces, data folders and
+//    ephemeral loopback ports, so it cannot meet the other lane's files.
 //  - lane 1: everything else but the browser tests, at the same time.
 //  - last, alone: the browser tests (Chromium renders every page against 10 s
 //    waits; beside a QEMU guest a page once took longer than that).
-// One after the other the lane-2 files took about 9 of CI's 30 minutes on 2
-// cores. With arguments (`npm test -- tests/unit/dns`) it is one vitest run
-// with those arguments.
+// One after the other the whole suite took 29 of CI's 30 minutes on 2 cores.
+// With arguments (`npm test -- tests/unit/dns`) it is one vitest run with
+// those arguments.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -20,16 +20,12 @@ import path from 'node:path';
 const OUTPUT = path.resolve('test-output');
 const VITEST = path.resolve('node_modules', 'vitest', 'vitest.mjs');
 const BROWSER_TESTS = 'tests/e2e/browser';
-/** Lane 2: a folder, or single files, that spend their time waiting. */
-const LANE_2_FOLDER = 'tests/e2e/qemu';
-const LANE_2_FILES = [
-  'tests/integration/power/hostile-bmc-serve.test.ts',
-  'tests/integration/dhcp/dhcp-clients.test.ts',
-  'tests/integration/dhcp/dhcp-rogue-guard.test.ts',
-  'tests/integration/dhcp/dhcp-proxy.test.ts',
-  'tests/integration/dhcp/dhcp-router-advertisement.test.ts',
-  'tests/integration/dhcp/dhcp-two-interfaces.test.ts',
-];
+/**
+ * Lane 2: the QEMU machines, and folders whose files use only namespaces they
+ * create, temporary data folders and ephemeral loopback ports (so they cannot
+ * meet a lane-1 file), sized so both lanes end at about the same time.
+ */
+const LANE_2 = ['tests/e2e/qemu', 'tests/integration/dhcp', 'tests/integration/power', 'tests/integration/diagnostics', 'tests/integration/os-images'];
 mkdirSync(OUTPUT, { recursive: true });
 
 /** One vitest run writing its JSON report to `report`; `log`: its output goes to that file instead of this terminal. */
@@ -59,15 +55,15 @@ const results = [];
 if (extra.length > 0) {
   results.push(await vitest(extra, path.join(OUTPUT, 'vitest-report.json'), null));
 } else {
-  const lane1Excludes = [`${LANE_2_FOLDER}/**`, ...LANE_2_FILES, `${BROWSER_TESTS}/**`].flatMap((glob) => ['--exclude', glob]);
+  const lane1Excludes = [...LANE_2, BROWSER_TESTS].flatMap((folder) => ['--exclude', `${folder}/**`]);
   results.push(
     ...(await Promise.all([
       vitest(lane1Excludes, path.join(OUTPUT, 'vitest-report.json'), null),
-      vitest([LANE_2_FOLDER, ...LANE_2_FILES], path.join(OUTPUT, 'vitest-report-lane2.json'), path.join(OUTPUT, 'vitest-lane2.log')),
+      vitest(LANE_2.map((folder) => `${folder}/`), path.join(OUTPUT, 'vitest-report-lane2.json'), path.join(OUTPUT, 'vitest-lane2.log')),
     ])),
   );
   // Lane 2's own output, after lane 1's (they ran at the same time).
-  console.log(`\n--- lane 2: ${LANE_2_FOLDER} and ${LANE_2_FILES.length} waiting files (run beside the rest) ---\n`);
+  console.log(`\n--- lane 2: ${LANE_2.join(', ')} (run beside the rest) ---\n`);
   process.stdout.write(readFileSync(path.join(OUTPUT, 'vitest-lane2.log'), 'utf8'));
   console.log(`\n--- ${BROWSER_TESTS} (run last, alone) ---\n`);
   results.push(await vitest([BROWSER_TESTS], path.join(OUTPUT, 'vitest-report-browser.json'), null));
