@@ -18,8 +18,10 @@
  * and both read from the page cache. Times are the wall time of the client
  * process (mount, transfer, unmount).
  *
- *   npm run bench:nfs -- [--size 1024] [--files 10000] [--runs 5] [--only ganesha|bootwright] [--smoke]
+ *   npm run bench:nfs -- [--size 1024] [--files 10000] [--runs 5] [--only ganesha|bootwright] [--smoke] [--cpu-prof DIR]
  *
+ * `--cpu-prof DIR`: Bootwright's server writes a V8 CPU profile of the whole run into DIR
+ * (node --cpu-prof; open it in Chrome's DevTools) — the times then include the profiler.
  * `--size` in MiB; `--smoke`: 16 MiB, 300 files, 1 run (proves the set-up, measures nothing).
  * As root; needs ip, taskset, nfs-cp and nfs-ls (libnfs-utils), ganesha.nfsd
  * (nfs-ganesha nfs-ganesha-vfs), rpcbind and rpcinfo. Builds dist/main first
@@ -44,6 +46,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string' },
     only: { type: 'string' },
     smoke: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
   },
 });
 const MiB = 1024 * 1024;
@@ -52,6 +55,7 @@ const SIZE = Math.round(Number(args.size ?? (SMOKE ? 16 : 1024)) * MiB);
 const FILES = Number(args.files ?? (SMOKE ? 300 : 10_000));
 const RUNS = Number(args.runs ?? (SMOKE ? 1 : 5));
 const ONLY = args.only ?? null;
+const PROFILE_DIR = args['cpu-prof'] === undefined ? null : path.resolve(args['cpu-prof']);
 if (ONLY !== null && ONLY !== 'ganesha' && ONLY !== 'bootwright') {
   console.error(`--only takes ganesha or bootwright, not ${ONLY}`);
   process.exit(2);
@@ -150,7 +154,8 @@ async function startGaneshaContender(lab: NetLab, exported: string, work: string
 async function startBootwrightContender(lab: NetLab, dataDir: string, exported: string): Promise<Contender> {
   const ns = await lab.namespace('bw');
   const link = await lab.rootLink(ns, 'eth0');
-  const server = new NetnsServer(ns, dataDir, link.address, { logLevel: 'warn', built: true, ...(PINNING ? { cpus: PINNING.server } : {}) });
+  const nodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const server = new NetnsServer(ns, dataDir, link.address, { logLevel: 'warn', built: true, nodeArgs, ...(PINNING ? { cpus: PINNING.server } : {}) });
   await server.start();
   try {
     // The contract (src-main/nfs/nfs-contract.ts): an enabled service with one folder export for our side of the veth.
