@@ -1,4 +1,4 @@
-import { constants, lstat as lstatCallback, lstatSync, type BigIntStats } from 'node:fs';
+import { constants, lstat as lstatCallback, lstatSync, realpathSync, type BigIntStats } from 'node:fs';
 import { lstat, open, readdir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { normaliseTreePath, TreeError, type ByteExtent, type ReadOnlyTree, type TreeNode, type TreeNodeType } from './read-only-tree.js';
@@ -33,8 +33,12 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 
 /** How long a listing lstats on the main thread before it yields to other work. */
 const LIST_SYNC_SLICE_MS = 2;
-/** An lstat slower than this means the metadata is not cached: the rest of the listing goes through libuv's pool. */
+/** A metadata call slower than this is slow (SLOW_CALLS_IN_A_ROW of them: the metadata is not cached). */
 const SLOW_LSTAT_MS = 1;
+/** After slow metadata calls on this thread, how long every call goes through the pool before this thread tries again. */
+const SYNC_PAUSE_MS = 5_000;
+/** Slow metadata calls in a row that mean the metadata is not cached (one alone can be a garbage collection). */
+const SLOW_CALLS_IN_A_ROW = 2;
 /** How many entries of a listing are lstat-ed at once through the pool (it has 4 threads; more in flight only queues). */
 const LIST_STAT_BATCH = 64;
 
@@ -74,6 +78,19 @@ function errnoOf(error: unknown): string | undefined {
 export class FolderTree implements ReadOnlyTree {
   readonly kind = 'folder';
   private closed = false;
+  /**
+   * Until when metadata calls (lstat, realpath) go through libuv's pool. While
+   * the metadata is cached they run on this thread: a few µs each, where a trip
+   * through the pool costs the caller more than that and adds its latency to
+   * every NFS call (each one checks its handle's node with a realpath and an
+   * lstat). SLOW_CALLS_IN_A_ROW calls each taking slowLstatMs or more (a cold
+   * disk, a network file system) send them all through the pool for
+   * SYNC_PAUSE_MS, so the event loop never waits on a disk for long. One slow
+   * call alone does not: a garbage collection or the first call's compilation
+   * lands inside a timed call now and then.
+   */
+  private syncPausedUntil = 0;
+  private slowCalls = 0;
 
   private constructor(
     /** The root's real path: every path is resolved under it. */
@@ -97,10 +114,55 @@ export class FolderTree implements ReadOnlyTree {
     return new FolderTree(real, options.slowLstatMs ?? SLOW_LSTAT_MS);
   }
 
+  /** Whether metadata calls go through libuv's pool now (after slow ones); false while they run on this thread. */
+  get metadataOnPool(): boolean {
+    return !this.syncAllowed();
+  }
+
+  /** Whether metadata calls may run on this thread now. */
+  private syncAllowed(): boolean {
+    return this.syncPausedUntil === 0 || performance.now() >= this.syncPausedUntil;
+  }
+
+  /** `call` on this thread, timed: a slow one pauses this thread's metadata calls (errors are the call's own). */
+  private timedSync<T>(call: () => T): T {
+    const started = performance.now();
+    try {
+      return call();
+    } finally {
+      const now = performance.now();
+      if (now - started < this.slowLstatMs) this.slowCalls = 0;
+      else if (++this.slowCalls >= SLOW_CALLS_IN_A_ROW) {
+        this.syncPausedUntil = now + SYNC_PAUSE_MS;
+        this.slowCalls = 0;
+      }
+    }
+  }
+
+  /** lstat on this thread while that is fast, else through the pool; rejects as fs/promises' lstat would. */
+  private lstatBig(absolute: string): Promise<BigIntStats> {
+    if (!this.syncAllowed()) return lstat(absolute, { bigint: true });
+    try {
+      return Promise.resolve(this.timedSync(() => lstatSync(absolute, { bigint: true })));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  /** realpath on this thread while that is fast (libc's, like fs/promises'), else through the pool. */
+  private realpathOf(absolute: string): Promise<string> {
+    if (!this.syncAllowed()) return realpath(absolute);
+    try {
+      return Promise.resolve(this.timedSync(() => realpathSync.native(absolute)));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
   async stat(treePath: string): Promise<TreeNode | null> {
     const located = await this.locate(treePath);
     if (!located) return null;
-    const info = await lstat(located.absolute, { bigint: true }).catch((error: unknown) => {
+    const info = await this.lstatBig(located.absolute).catch((error: unknown) => {
       if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return null;
       throw this.fsError(located.path, error);
     });
@@ -111,7 +173,7 @@ export class FolderTree implements ReadOnlyTree {
   async list(treePath: string): Promise<TreeNode[]> {
     const located = await this.locate(treePath);
     if (!located) throw new TreeError('NOT_FOUND', treePath, `${treePath || '/'}: no such directory`);
-    const info = await lstat(located.absolute, { bigint: true }).catch(() => null);
+    const info = await this.lstatBig(located.absolute).catch(() => null);
     if (!info) throw new TreeError('NOT_FOUND', located.path, `${located.path || '/'}: no such directory`);
     if (!info.isDirectory()) throw new TreeError('NOT_DIRECTORY', located.path, `${located.path}: not a directory`);
     // One readdir (one trip through libuv's pool), then lstat on this thread while the inodes are
@@ -130,15 +192,13 @@ export class FolderTree implements ReadOnlyTree {
     };
     let next = 0;
     let sliceEnds = performance.now() + LIST_SYNC_SLICE_MS;
-    while (next < names.length) {
+    while (next < names.length && this.syncAllowed()) {
       const name = names[next] ?? '';
       const childAbsolute = path.join(located.absolute, name);
-      const started = performance.now();
-      const child = lstatSyncOrNull(childAbsolute);
+      const child = this.timedSync(() => lstatSyncOrNull(childAbsolute));
       const now = performance.now();
       next += 1;
       await add(name, child, childAbsolute);
-      if (now - started >= this.slowLstatMs) break;
       if (now > sliceEnds) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         sliceEnds = performance.now() + LIST_SYNC_SLICE_MS;
@@ -203,7 +263,7 @@ export class FolderTree implements ReadOnlyTree {
     let realParent = this.root;
     if (parent !== '') {
       try {
-        realParent = await realpath(path.join(this.root, parent));
+        realParent = await this.realpathOf(path.join(this.root, parent));
       } catch (error) {
         const code = errnoOf(error);
         if (code === 'ENOENT' || code === 'ENOTDIR') return null;

@@ -118,8 +118,13 @@ export class LogSink {
     return () => this.listeners.delete(listener);
   }
 
+  /** Whether a line of `level` is written at the current level. */
+  enabled(level: LogLevel): boolean {
+    return LOG_LEVELS.indexOf(level) <= LOG_LEVELS.indexOf(this.level);
+  }
+
   write(record: LogRecord): void {
-    if (LOG_LEVELS.indexOf(record.level) > LOG_LEVELS.indexOf(this.level)) return;
+    if (!this.enabled(record.level)) return;
     const suffix = record.context && Object.keys(record.context).length > 0 ? ` ${safeJson(record.context)}` : '';
     this.backend[record.level](`[${record.scope}] ${record.message}${suffix}`);
     for (const listener of this.listeners) {
@@ -133,6 +138,8 @@ export class LogSink {
 
   logger(scope = 'core'): Logger {
     const make = (level: LogLevel) => (message: string, context?: LogContext) => {
+      // Checked before the record is built: a debug line on a hot path (every RPC call) costs nothing at level info.
+      if (!this.enabled(level)) return;
       const record: LogRecord = { time: new Date().toISOString(), level, scope, message };
       if (context) record.context = redact(context);
       this.write(record);

@@ -1,6 +1,6 @@
 import type { TreeNode } from '../../core/read-only-tree.js';
 import type { ExportTable, ServedExport } from '../export-table.js';
-import { HandleCodec, pathTagOf, type HandleFields } from './file-handles.js';
+import { HandleCodec, handlePathTag, pathTagOf, type HandleFields } from './file-handles.js';
 
 /*
  * Handle → node. Handles carry a node id and a tag of the node's path, not
@@ -71,7 +71,7 @@ export class HandleIndex {
   /** The handle of `node` in `served`, remembered for later resolution. */
   handleFor(served: ServedExport, node: TreeNode): Buffer {
     const handle = this.codec.encode(served.id, node.id, node.path);
-    this.remember(served.id, node.id, node.path, handle.readBigUInt64BE(16));
+    this.remember(served.id, node.id, node.path, handlePathTag(handle));
     return handle;
   }
 

@@ -6,7 +6,10 @@ import type { ReadOnlyTree, TreeNode } from '../../core/read-only-tree.js';
  * cookie); listing a 10,000-entry folder stats every entry, so the listing
  * is kept for a few seconds, per tree and path, and only while the
  * directory's mtime is the one it was listed at (an entry added or removed
- * changes it).
+ * changes it). The cache is bounded by entries, not listings: a walk of a
+ * tree of a hundred folders must find them all again on its next pass (NFS
+ * clients re-read directories every few seconds), while one huge folder
+ * cannot hold more than the bound.
  */
 
 interface Listing {
@@ -17,8 +20,10 @@ interface Listing {
 }
 
 export interface DirectoryCacheOptions {
-  /** Listings kept (default 32). */
+  /** Listings kept (default 4,096). */
   maxListings?: number;
+  /** Entries of all kept listings together (default 200,000: some tens of MB with their encoded entries). */
+  maxEntries?: number;
   /** How long a listing is reused (default 5,000 ms). */
   ttlMs?: number;
 }
@@ -26,10 +31,13 @@ export interface DirectoryCacheOptions {
 export class DirectoryCache {
   private readonly listings = new Map<string, Listing>();
   private readonly maxListings: number;
+  private readonly maxEntries: number;
   private readonly ttlMs: number;
+  private entries = 0;
 
   constructor(options: DirectoryCacheOptions = {}) {
-    this.maxListings = options.maxListings ?? 32;
+    this.maxListings = options.maxListings ?? 4096;
+    this.maxEntries = options.maxEntries ?? 200_000;
     this.ttlMs = options.ttlMs ?? 5_000;
   }
 
@@ -40,17 +48,28 @@ export class DirectoryCache {
     const cached = this.listings.get(key);
     if (cached && cached.tree === tree && cached.mtimeMs === dir.mtimeMs && now - cached.at <= this.ttlMs) return cached.nodes;
     const nodes = await tree.list(dir.path);
-    this.listings.delete(key);
+    this.drop(key);
+    // A listing bigger than the whole bound is answered but not kept.
+    if (nodes.length > this.maxEntries) return nodes;
     this.listings.set(key, { tree, mtimeMs: dir.mtimeMs, nodes, at: now });
-    while (this.listings.size > this.maxListings) {
+    this.entries += nodes.length;
+    while (this.listings.size > this.maxListings || this.entries > this.maxEntries) {
       const oldest = this.listings.keys().next().value;
       if (oldest === undefined) break;
-      this.listings.delete(oldest);
+      this.drop(oldest);
     }
     return nodes;
   }
 
+  private drop(key: string): void {
+    const listing = this.listings.get(key);
+    if (!listing) return;
+    this.entries -= listing.nodes.length;
+    this.listings.delete(key);
+  }
+
   clear(): void {
     this.listings.clear();
+    this.entries = 0;
   }
 }

@@ -3,7 +3,7 @@ import type { ExportTable, NfsActivity, ServedExport } from '../export-table.js'
 import type { HandleIndex } from './handle-index.js';
 import { DirectoryCache } from './nfs3-dir-cache.js';
 import { attributesOf, fattr3, nfs3Args, postOpAttr, wccData, type Fattr3 } from './nfs3-codec.js';
-import { cookieValid, cookieVerifier, encodeDirectoryPage } from './nfs3-readdir.js';
+import { cookieValid, cookieVerifier, EncodedEntries, encodeDirectoryPage } from './nfs3-readdir.js';
 import {
   ACCESS3,
   DIR_PREF,
@@ -69,6 +69,8 @@ export class Nfs3Program implements RpcProgram {
   readonly versions = [NFS_VERSION] as const;
   readonly readCache: ReadCache;
   private readonly dirCache: DirectoryCache;
+  /** Each cached listing's encoded entries, per export (two exports of one ISO may share a listing); gone with the listing. */
+  private readonly encodedListings = new WeakMap<readonly TreeNode[], Map<number, EncodedEntries>>();
   private readonly exports: ExportTable;
   private readonly activity: NfsActivity;
   private readonly index: HandleIndex;
@@ -315,6 +317,20 @@ export class Nfs3Program implements RpcProgram {
     return { status: 'success', results: writer, tail: { pieces: borrowed.pieces, length: borrowed.length, pad, release: borrowed.release } };
   }
 
+  private encodedEntries(entries: readonly TreeNode[], exportId: number): EncodedEntries {
+    let byExport = this.encodedListings.get(entries);
+    if (!byExport) {
+      byExport = new Map();
+      this.encodedListings.set(entries, byExport);
+    }
+    let encoded = byExport.get(exportId);
+    if (!encoded) {
+      encoded = new EncodedEntries();
+      byExport.set(exportId, encoded);
+    }
+    return encoded;
+  }
+
   /** The directory and the entries after `cookie`, or the failure to answer. */
   private async listFrom(
     dirHandle: Buffer,
@@ -346,7 +362,9 @@ export class Nfs3Program implements RpcProgram {
     const listed = await this.listFrom(dir, cookie, cookieverf, context);
     if (!listed.ok) return this.failWithAttr(listed.status, listed.attributes);
     const budget = Math.min(count, context.transport === 'udp' ? DIR_REPLY_MAX_UDP : DIR_REPLY_MAX_TCP);
-    const page = encodeDirectoryPage({ ...listed, attributes: this.attrs(listed.target), exportId: listed.target.served.id, budget, plus: null });
+    const exportId = listed.target.served.id;
+    const encoded = this.encodedEntries(listed.entries, exportId);
+    const page = encodeDirectoryPage({ ...listed, attributes: this.attrs(listed.target), exportId, budget, plus: null, encoded });
     return page ? success(page) : this.failWithAttr(NFS3.ERR_TOOSMALL, this.attrs(listed.target));
   }
 
@@ -357,7 +375,8 @@ export class Nfs3Program implements RpcProgram {
     const { served } = listed.target;
     const budget = Math.min(maxcount, context.transport === 'udp' ? DIR_REPLY_MAX_UDP : DIR_REPLY_MAX_TCP);
     const plus = { dircount, handleFor: (node: TreeNode) => this.index.handleFor(served, node) };
-    const page = encodeDirectoryPage({ ...listed, attributes: this.attrs(listed.target), exportId: served.id, budget, plus });
+    const encoded = this.encodedEntries(listed.entries, served.id);
+    const page = encodeDirectoryPage({ ...listed, attributes: this.attrs(listed.target), exportId: served.id, budget, plus, encoded });
     return page ? success(page) : this.failWithAttr(NFS3.ERR_TOOSMALL, this.attrs(listed.target));
   }
 

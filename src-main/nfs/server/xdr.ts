@@ -223,6 +223,15 @@ export class XdrWriter {
     return this;
   }
 
+  /** Bytes already in XDR (a whole number of 4-byte units, e.g. an encoded entry kept for reuse), copied into the writer. */
+  raw(bytes: Uint8Array): this {
+    if (bytes.length % XDR_UNIT !== 0) throw new RangeError(`XDR raw bytes: ${bytes.length} is not a multiple of ${XDR_UNIT}`);
+    this.room(bytes.length);
+    this.current.set(bytes, this.position);
+    this.position += bytes.length;
+    return this;
+  }
+
   /** Length, bytes and padding, copied into the writer. */
   opaque(bytes: Uint8Array): this {
     return this.uint32(bytes.length).fixedOpaque(bytes);

@@ -79,7 +79,7 @@ describe('FolderTree: reading inside the root', () => {
       ['sub/b.bin', 'file'],
       ['sub/deeper', 'directory'],
     ]);
-    // The same listing when the metadata is slow (every lstat after the first through libuv's pool).
+    // The same listing when the metadata is slow (every lstat after the first two through libuv's pool).
     const slow = await FolderTree.open(tree.root, { slowLstatMs: 0 });
     expect(await slow.list('')).toEqual(await tree.list(''));
     expect(await slow.list('sub')).toEqual(await tree.list('sub'));
@@ -88,6 +88,20 @@ describe('FolderTree: reading inside the root', () => {
     await refused(tree.list('missing'), 'NOT_FOUND');
     // A symlink is not a directory to the tree: callers resolve it first.
     await refused(tree.list('dir-link-in'), 'NOT_DIRECTORY');
+  });
+
+  it('runs metadata calls on this thread until two in a row are slow, then through the pool', async () => {
+    // slowLstatMs 0: every call counts as slow. One (a garbage collection in a timed call) is not enough.
+    const slow = await FolderTree.open(tree.root, { slowLstatMs: 0 });
+    expect((await slow.stat(''))?.type).toBe('directory');
+    expect(slow.metadataOnPool).toBe(false);
+    expect((await slow.stat('sub/b.bin'))?.size).toBe(10);
+    expect(slow.metadataOnPool).toBe(true);
+    // Through the pool, the answers are the same.
+    expect(await slow.stat('sub/b.bin')).toEqual(await tree.stat('sub/b.bin'));
+    expect(await slow.stat('missing')).toBeNull();
+    await refused(slow.list('a.txt'), 'NOT_DIRECTORY');
+    await slow.close();
   });
 
   it('reads byte ranges and gives the file itself as its one extent', async () => {

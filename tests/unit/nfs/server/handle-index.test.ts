@@ -80,10 +80,10 @@ describe('HandleIndex', () => {
     const root = await tree.stat('');
     if (!root) throw new Error('fixture');
     const handle = index.handleFor(table.exports[0]!, root);
-    expect((await index.resolve(Buffer.alloc(32), '127.0.0.1')).status).toBe('badhandle');
+    expect((await index.resolve(Buffer.alloc(24), '127.0.0.1')).status).toBe('badhandle');
     expect((await index.resolve(handle.subarray(0, 16), '127.0.0.1')).status).toBe('badhandle');
     const forged = Buffer.from(handle);
-    forged.writeUInt32BE(2, 4);
+    forged.writeUInt32BE(2, 1); // the export id: moved to export 2, the mac no longer matches
     expect((await index.resolve(forged, '127.0.0.1')).status).toBe('badhandle');
     const other = index.handleFor(table.exports[1]!, root);
     expect((await index.resolve(other, '127.0.0.1')).status).toBe('refused');

@@ -194,6 +194,51 @@ describe('NFS v3 program over a memory tree', () => {
     expect(all.every((entry) => entry.handle && entry.attrs)).toBe(true);
   });
 
+  it('READDIRPLUS encodes an entry once per kept listing: the next walk gets the same bytes without new handles', async () => {
+    const { h, root } = await setup();
+    const many = await walk(h, root, 'many');
+    let handles = 0;
+    const handleFor = h.index.handleFor.bind(h.index);
+    h.index.handleFor = (served, node) => {
+      handles += 1;
+      return handleFor(served, node);
+    };
+    const first = await listAll(h, many, 4000, true);
+    expect(handles).toBe(300);
+    const again = await listAll(h, many, 4000, true);
+    expect(handles).toBe(300);
+    expect(again).toEqual(first);
+    // Pages of another size cut the same encoded entries elsewhere.
+    expect(await listAll(h, many, 1500, true)).toEqual(first);
+    expect(handles).toBe(300);
+    // READDIR keeps its own encoding of the same listing.
+    expect((await listAll(h, many, 1500, false)).map((entry) => entry.name)).toEqual(first.map((entry) => entry.name));
+  });
+
+  it('two exports sharing a listing (one tree) each answer with their own fsid and handles', async () => {
+    const tree = fixture();
+    const kept = new Map<string, ReturnType<typeof tree.list>>();
+    const list = tree.list.bind(tree);
+    // Like an ISO tree: the same listing array for every caller.
+    tree.list = (path: string) => {
+      const found = kept.get(path) ?? list(path);
+      kept.set(path, found);
+      return found;
+    };
+    const h = harness([servedExport(11, '/one', tree), servedExport(12, '/two', tree)]);
+    const pages = [];
+    for (const path of ['/one', '/two']) {
+      const dir = await walk(h, await mountRoot(h, path), 'boot');
+      pages.push(await listAll(h, dir, 4000, true));
+    }
+    const [one, two] = pages;
+    expect(one?.map((entry) => entry.attrs?.fsid)).toEqual([11n, 11n, 11n]);
+    expect(two?.map((entry) => entry.attrs?.fsid)).toEqual([12n, 12n, 12n]);
+    const handle = two?.[0]?.handle;
+    if (!handle) throw new Error('no handle');
+    expect((await getattr(h, handle)).attrs).toMatchObject({ fsid: 12n, size: BigInt(big.length) });
+  });
+
   it('FSINFO, FSSTAT and PATHCONF', async () => {
     const { h, root } = await setup();
     const info = await call(h.nfs, NFSPROC3.FSINFO, (w) => w.opaque(root));
@@ -264,7 +309,7 @@ describe('NFS v3 program over a memory tree', () => {
 
   it('handles: forged ones are BADHANDLE, a removed export STALE, a client outside the subnets ACCES (and reported)', async () => {
     const { h, root } = await setup(['127.0.0.0/8']);
-    for (const forged of [Buffer.alloc(32), root.subarray(0, 31), Buffer.concat([root, Buffer.alloc(4)]), Buffer.alloc(64, 1)]) {
+    for (const forged of [Buffer.alloc(24), Buffer.alloc(32), root.subarray(0, 23), Buffer.concat([root, Buffer.alloc(4)]), Buffer.alloc(64, 1)]) {
       expect((await getattr(h, forged)).status).toBe(NFS3.ERR_BADHANDLE);
     }
     const flipped = Buffer.from(root);

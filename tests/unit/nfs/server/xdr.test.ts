@@ -31,6 +31,13 @@ describe('XDR primitives (RFC 4506)', () => {
     expect(paddedLength(8)).toBe(8);
   });
 
+  it('copies raw XDR bytes as they are, whole 4-byte units only', () => {
+    const entry = new XdrWriter().uint32(7).string('ab').toBuffer();
+    const out = new XdrWriter(4).uint32(1).raw(entry).raw(entry).uint32(2).toBuffer();
+    expect(out.equals(Buffer.concat([Buffer.from([0, 0, 0, 1]), entry, entry, Buffer.from([0, 0, 0, 2])]))).toBe(true);
+    expect(() => new XdrWriter().raw(Buffer.alloc(6))).toThrow(RangeError);
+  });
+
   it('places attached data by reference, between copied chunks', () => {
     const data = Buffer.alloc(1001, 7);
     const chunks = new XdrWriter().uint32(1).attach(data).uint32(2).toBuffers();
