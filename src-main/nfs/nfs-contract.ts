@@ -78,6 +78,7 @@ export const NfsSettingsViewSchema = Type.Object(
     udp: Type.Boolean({ description: 'Also serve over UDP (TCP is always served); default true' }),
     export_mounted_images: Type.Boolean({ description: 'Export every mounted OS image at /iso/<slug>, read straight from its ISO; default true' }),
     image_clients: Type.Array(ClientSubnet, { maxItems: MAX_EXPORT_CLIENTS, description: 'Subnets allowed to mount the image exports; default the subnets of the served interfaces' }),
+    image_clients_default: Type.Boolean({ description: 'true while none are set (stored null): image_clients is then the served interfaces\' subnets and follows them' }),
     exports: Type.Array(NfsExportSchema, { maxItems: MAX_EXPORTS }),
   },
   { $id: 'NfsSettings' },

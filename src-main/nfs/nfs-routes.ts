@@ -46,6 +46,7 @@ function view(deps: NfsRouteDeps): NfsSettingsView {
     udp: settings.udp,
     export_mounted_images: settings.export_mounted_images,
     image_clients: settings.image_clients ?? deps.servedSubnets(),
+    image_clients_default: settings.image_clients === null,
     exports: settings.exports.map((entry) => ({ ...entry, problem: deps.problemOf(entry.id) })),
   };
 }

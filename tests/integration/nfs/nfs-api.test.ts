@@ -67,11 +67,13 @@ describe('GET/PUT /services/nfs', () => {
   it('sets image_clients and puts it back to the served interfaces with null', async () => {
     const set = await call<NfsSettingsView>('PUT', '/services/nfs', 'admin', { image_clients: ['10.9.0.0/16'] });
     expect(set.body.data.image_clients).toEqual(['10.9.0.0/16']);
+    expect(set.body.data.image_clients_default).toBe(false);
     expect(t.core.area('nfs').settings.get().image_clients).toEqual(['10.9.0.0/16']);
     const reset = await call<NfsSettingsView>('PUT', '/services/nfs', 'admin', { image_clients: null });
     expect(reset.status, reset.body.error).toBe(200);
     expect(t.core.area('nfs').settings.get().image_clients).toBeNull();
     expect(reset.body.data.image_clients).not.toContain('10.9.0.0/16');
+    expect(reset.body.data.image_clients_default).toBe(true);
     expect(fieldsOf(await call('PUT', '/services/nfs', 'admin', { image_clients: ['not-a-subnet'] }))).toEqual(['body.image_clients.0']);
   });
 

@@ -29,7 +29,8 @@ function toForm(settings: NfsSettingsView): FormValues {
     portmapper: settings.portmapper,
     udp: settings.udp,
     export_mounted_images: settings.export_mounted_images,
-    image_clients: settings.image_clients.join(', '),
+    // Left empty while none are set: the list shown would otherwise be saved back and stop following the interfaces.
+    image_clients: settings.image_clients_default ? '' : settings.image_clients.join(', '),
   };
 }
 
@@ -53,7 +54,10 @@ export function NfsSettingsForm({ settings }: { settings: NfsSettingsView }) {
   });
   // A save elsewhere replaces what is shown unless the user is editing.
   useEffect(() => {
-    if (!form.isDirty()) form.setValues(toForm(settings));
+    if (!form.isDirty()) {
+      form.setInitialValues(toForm(settings));
+      form.setValues(toForm(settings));
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings]);
 
@@ -77,7 +81,8 @@ export function NfsSettingsForm({ settings }: { settings: NfsSettingsView }) {
       portmapper: values.portmapper,
       udp: values.udp,
       export_mounted_images: values.export_mounted_images,
-      image_clients: parseSubnets(values.image_clients),
+      // Only when edited; emptied means back to the served interfaces (null), not "no client".
+      ...(form.isDirty('image_clients') ? { image_clients: values.image_clients.trim() === '' ? null : parseSubnets(values.image_clients) } : {}),
     };
     save.mutate(body, {
       onError: (error) =>
@@ -125,7 +130,10 @@ export function NfsSettingsForm({ settings }: { settings: NfsSettingsView }) {
         />
         <TextInput
           label="Clients allowed to mount the images"
-          description="Subnets, separated by commas (192.168.50.0/24, fd00::/64); empty: the subnets of the served interfaces."
+          description={`Subnets, separated by commas (192.168.50.0/24, fd00::/64); empty: the subnets of the served interfaces${
+            settings.image_clients_default ? `, now ${settings.image_clients.length > 0 ? settings.image_clients.join(', ') : 'none (no served interface has a subnet)'}` : ''
+          }.`}
+          placeholder={settings.image_clients_default ? 'the served interfaces\' subnets' : undefined}
           disabled={!canEdit || !form.getValues().export_mounted_images}
           {...form.getInputProps('image_clients')}
         />

@@ -9,6 +9,7 @@ export const NFS_SETTINGS: NfsSettingsView = {
   udp: true,
   export_mounted_images: true,
   image_clients: ['10.0.0.0/24'],
+  image_clients_default: false,
   exports: [
     { id: 1, path: '/live', folder: '/srv/live', image_id: null, clients: ['10.0.0.0/24'], enabled: true, comment: 'live system', problem: null },
     { id: 2, path: '/debian', folder: null, image_id: 1, clients: ['10.0.0.0/24', 'fd00::/64'], enabled: true, comment: '', problem: 'image 1 is not readable' },

@@ -37,7 +37,8 @@ function saved(body: unknown): NfsSettingsView {
     problem: null,
   }));
   // image_clients null (back to the served interfaces) is shown as the list in effect.
-  return { ...NFS_SETTINGS, ...patch, image_clients: patch.image_clients ?? NFS_SETTINGS.image_clients, exports };
+  const clients = patch.image_clients === undefined ? { image_clients: NFS_SETTINGS.image_clients, image_clients_default: NFS_SETTINGS.image_clients_default } : patch.image_clients === null ? { image_clients: ['10.0.0.0/24'], image_clients_default: true } : { image_clients: patch.image_clients, image_clients_default: false };
+  return { ...NFS_SETTINGS, ...patch, ...clients, exports };
 }
 
 function renderNfs(routes: Record<string, Route> = {}, session?: unknown) {
@@ -152,6 +153,39 @@ describe('NFS page (/services/nfs)', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Save NFS settings' }));
     expect(await within(form).findByText('"10.0.0.0/99": prefix length 0–32')).toBeTruthy();
     expect(callsTo(fake.calls, 'PUT', '/services/nfs')).toHaveLength(1);
+  });
+
+  it('sends image_clients only when edited: emptied is null (back to the served interfaces), and the default shows empty with the list in effect', async () => {
+    // The server's state: GET answers what the last PUT saved.
+    let current: NfsSettingsView = { ...NFS_SETTINGS, image_clients: ['10.0.0.0/24'], image_clients_default: true };
+    const fake = renderNfs({
+      'GET /api/v1/services/nfs': () => ok(current),
+      'PUT /api/v1/services/nfs': (body) => {
+        const patch = body as NfsSettingsUpdate;
+        current = { ...saved(body), exports: current.exports, ...(patch.image_clients === undefined ? { image_clients: current.image_clients, image_clients_default: current.image_clients_default } : {}) };
+        return ok(current);
+      },
+    });
+    const form = await screen.findByRole('form', { name: 'NFS settings' });
+    const clients = within(form).getByLabelText('Clients allowed to mount the images', { exact: false }) as HTMLInputElement;
+    await waitFor(() => expect(within(form).getByText(/empty: the subnets of the served interfaces, now 10\.0\.0\.0\/24\./)).toBeTruthy());
+    expect(clients.value).toBe('');
+    // Another field saved: the default is not pinned to the list shown.
+    fireEvent.change(within(form).getByLabelText('MOUNT port', { exact: false }), { target: { value: '20049' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save NFS settings' }));
+    await waitFor(() => expect(callsTo(fake.calls, 'PUT', '/services/nfs')).toHaveLength(1));
+    expect(callsTo(fake.calls, 'PUT', '/services/nfs')[0]?.body).not.toHaveProperty('image_clients');
+    // Set, then emptied again: null.
+    fireEvent.change(clients, { target: { value: '10.7.0.0/16' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save NFS settings' }));
+    await waitFor(() => expect(callsTo(fake.calls, 'PUT', '/services/nfs')).toHaveLength(2));
+    expect(callsTo(fake.calls, 'PUT', '/services/nfs')[1]?.body).toMatchObject({ image_clients: ['10.7.0.0/16'] });
+    await waitFor(() => expect(clients.value).toBe('10.7.0.0/16'));
+    fireEvent.change(clients, { target: { value: '  ' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save NFS settings' }));
+    await waitFor(() => expect(callsTo(fake.calls, 'PUT', '/services/nfs')).toHaveLength(3));
+    expect(callsTo(fake.calls, 'PUT', '/services/nfs')[2]?.body).toMatchObject({ image_clients: null });
+    await waitFor(() => expect(clients.value).toBe(''));
   });
 
   it('adds a folder export picked with the browser and checked with Validate, keeping the other exports and their ids', async () => {
