@@ -30,10 +30,19 @@ export function clientSubnetProblems(entries: readonly string[]): { index: numbe
   return problems;
 }
 
+/** Client addresses whose answer a ClientSubnets keeps. */
+const MAX_KEPT = 4096;
+
 /** Whether a client address is inside any of a list of subnets. */
 export class ClientSubnets {
   readonly subnets: readonly Subnet[];
   private readonly blocks = new BlockList();
+  /**
+   * Answers by address: every NFS call checks its client, and BlockList.check
+   * builds a SocketAddress each time (a few µs). The list never changes, so a
+   * kept answer is the answer; the map starts over past MAX_KEPT addresses.
+   */
+  private readonly answers = new Map<string, boolean>();
 
   /** Throws on the first entry that does not parse (validate with clientSubnetProblems first). */
   constructor(entries: readonly string[]) {
@@ -53,6 +62,15 @@ export class ClientSubnets {
    * 192.168.50.0/24 allows it and an IPv6 rule never does by accident.
    */
   allows(address: string): boolean {
+    const kept = this.answers.get(address);
+    if (kept !== undefined) return kept;
+    const answer = this.judge(address);
+    if (this.answers.size >= MAX_KEPT) this.answers.clear();
+    this.answers.set(address, answer);
+    return answer;
+  }
+
+  private judge(address: string): boolean {
     // A link-local IPv6 peer may carry its zone ("fe80::1%eth0"); the subnet test is on the address.
     const zone = address.indexOf('%');
     const plain = unmapIpv4((zone >= 0 ? address.slice(0, zone) : address).trim());

@@ -47,6 +47,16 @@ describe('ClientSubnets.allows', () => {
     expect(subnets.allows('')).toBe(false);
   });
 
+  it('gives the same answers asked again and past the kept addresses (each answer is kept by address)', () => {
+    const fresh = new ClientSubnets(['192.168.50.0/24']);
+    const addresses = Array.from({ length: 5000 }, (_, i) => `192.168.${50 + (i % 2)}.${i % 250}`);
+    const first = addresses.map((address) => fresh.allows(address));
+    expect(first.filter(Boolean)).toHaveLength(2500);
+    expect(addresses.map((address) => fresh.allows(address))).toEqual(first);
+    expect(fresh.allows('192.168.51.7')).toBe(false);
+    expect(fresh.allows('192.168.50.7')).toBe(true);
+  });
+
   it('allows nobody when empty; 0.0.0.0/0 allows every IPv4 client but no IPv6 one', () => {
     expect(new ClientSubnets([]).allows('192.168.50.7')).toBe(false);
     expect(new ClientSubnets([]).empty).toBe(true);
