@@ -139,24 +139,29 @@ export class FolderTree implements ReadOnlyTree {
     }
   }
 
-  /** lstat on this thread while that is fast, else through the pool; rejects as fs/promises' lstat would. */
-  private lstatBig(absolute: string): Promise<BigIntStats> {
-    if (!this.syncAllowed()) return lstat(absolute, { bigint: true });
+  /** A metadata call on this thread while that is fast, else through the pool; either way it rejects as the pool's would. */
+  private metadata<T>(onThread: () => T, onPool: () => Promise<T>): Promise<T> {
+    if (!this.syncAllowed()) return onPool();
     try {
-      return Promise.resolve(this.timedSync(() => lstatSync(absolute, { bigint: true })));
+      return Promise.resolve(this.timedSync(onThread));
     } catch (error) {
       return Promise.reject(error as Error);
     }
   }
 
-  /** realpath on this thread while that is fast (libc's, like fs/promises'), else through the pool. */
+  private lstatBig(absolute: string): Promise<BigIntStats> {
+    return this.metadata(
+      () => lstatSync(absolute, { bigint: true }),
+      () => lstat(absolute, { bigint: true }),
+    );
+  }
+
+  /** libc's realpath either way (fs/promises' realpath is too). */
   private realpathOf(absolute: string): Promise<string> {
-    if (!this.syncAllowed()) return realpath(absolute);
-    try {
-      return Promise.resolve(this.timedSync(() => realpathSync.native(absolute)));
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+    return this.metadata(
+      () => realpathSync.native(absolute),
+      () => realpath(absolute),
+    );
   }
 
   async stat(treePath: string): Promise<TreeNode | null> {

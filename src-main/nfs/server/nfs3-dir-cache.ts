@@ -1,4 +1,5 @@
 import type { ReadOnlyTree, TreeNode } from '../../core/read-only-tree.js';
+import { EncodedEntries } from './nfs3-readdir.js';
 
 /*
  * Directory listings for READDIR/READDIRPLUS. A client reads a large
@@ -9,13 +10,21 @@ import type { ReadOnlyTree, TreeNode } from '../../core/read-only-tree.js';
  * changes it). The cache is bounded by entries, not listings: a walk of a
  * tree of a hundred folders must find them all again on its next pass (NFS
  * clients re-read directories every few seconds), while one huge folder
- * cannot hold more than the bound.
+ * cannot hold more than the bound. Each listing keeps its entries encoded
+ * for READDIR(PLUS) (EncodedEntries) as long as it is kept: the key is per
+ * export, so two exports of one tree never share encoded entries (their
+ * fsid and handles differ) even when the tree answers both with one array.
  */
 
-interface Listing {
+/** A directory's entries and what READDIR(PLUS) encoded of them so far. */
+export interface CachedListing {
+  nodes: TreeNode[];
+  encoded: EncodedEntries;
+}
+
+interface Listing extends CachedListing {
   tree: ReadOnlyTree;
   mtimeMs: number;
-  nodes: TreeNode[];
   at: number;
 }
 
@@ -42,23 +51,24 @@ export class DirectoryCache {
   }
 
   /** The entries of directory `dir` of export `exportId` (TreeError from the tree as it comes). */
-  async list(exportId: number, tree: ReadOnlyTree, dir: TreeNode): Promise<TreeNode[]> {
+  async list(exportId: number, tree: ReadOnlyTree, dir: TreeNode): Promise<CachedListing> {
     const key = `${exportId}:${dir.path}`;
     const now = Date.now();
     const cached = this.listings.get(key);
-    if (cached && cached.tree === tree && cached.mtimeMs === dir.mtimeMs && now - cached.at <= this.ttlMs) return cached.nodes;
-    const nodes = await tree.list(dir.path);
+    if (cached && cached.tree === tree && cached.mtimeMs === dir.mtimeMs && now - cached.at <= this.ttlMs) return cached;
+    const listing: Listing = { tree, mtimeMs: dir.mtimeMs, nodes: await tree.list(dir.path), encoded: new EncodedEntries(), at: now };
+    const nodes = listing.nodes;
     this.drop(key);
     // A listing bigger than the whole bound is answered but not kept.
-    if (nodes.length > this.maxEntries) return nodes;
-    this.listings.set(key, { tree, mtimeMs: dir.mtimeMs, nodes, at: now });
+    if (nodes.length > this.maxEntries) return listing;
+    this.listings.set(key, listing);
     this.entries += nodes.length;
     while (this.listings.size > this.maxListings || this.entries > this.maxEntries) {
       const oldest = this.listings.keys().next().value;
       if (oldest === undefined) break;
       this.drop(oldest);
     }
-    return nodes;
+    return listing;
   }
 
   private drop(key: string): void {

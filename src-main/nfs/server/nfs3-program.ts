@@ -1,9 +1,9 @@
 import type { TreeNode } from '../../core/read-only-tree.js';
 import type { ExportTable, NfsActivity, ServedExport } from '../export-table.js';
 import type { HandleIndex } from './handle-index.js';
-import { DirectoryCache } from './nfs3-dir-cache.js';
+import { DirectoryCache, type CachedListing } from './nfs3-dir-cache.js';
 import { attributesOf, fattr3, nfs3Args, postOpAttr, wccData, type Fattr3 } from './nfs3-codec.js';
-import { cookieValid, cookieVerifier, EncodedEntries, encodeDirectoryPage } from './nfs3-readdir.js';
+import { cookieValid, cookieVerifier, encodeDirectoryPage, type EncodedEntries } from './nfs3-readdir.js';
 import {
   ACCESS3,
   DIR_PREF,
@@ -69,8 +69,6 @@ export class Nfs3Program implements RpcProgram {
   readonly versions = [NFS_VERSION] as const;
   readonly readCache: ReadCache;
   private readonly dirCache: DirectoryCache;
-  /** Each cached listing's encoded entries, per export (two exports of one ISO may share a listing); gone with the listing. */
-  private readonly encodedListings = new WeakMap<readonly TreeNode[], Map<number, EncodedEntries>>();
   private readonly exports: ExportTable;
   private readonly activity: NfsActivity;
   private readonly index: HandleIndex;
@@ -317,44 +315,30 @@ export class Nfs3Program implements RpcProgram {
     return { status: 'success', results: writer, tail: { pieces: borrowed.pieces, length: borrowed.length, pad, release: borrowed.release } };
   }
 
-  private encodedEntries(entries: readonly TreeNode[], exportId: number): EncodedEntries {
-    let byExport = this.encodedListings.get(entries);
-    if (!byExport) {
-      byExport = new Map();
-      this.encodedListings.set(entries, byExport);
-    }
-    let encoded = byExport.get(exportId);
-    if (!encoded) {
-      encoded = new EncodedEntries();
-      byExport.set(exportId, encoded);
-    }
-    return encoded;
-  }
-
   /** The directory and the entries after `cookie`, or the failure to answer. */
   private async listFrom(
     dirHandle: Buffer,
     cookie: bigint,
     verifier: Buffer,
     context: RpcCallContext,
-  ): Promise<{ ok: true; target: Target; entries: TreeNode[]; start: number; verf: Buffer } | { ok: false; status: number; attributes: Fattr3 | null }> {
+  ): Promise<{ ok: true; target: Target; entries: TreeNode[]; encoded: EncodedEntries; start: number; verf: Buffer } | { ok: false; status: number; attributes: Fattr3 | null }> {
     const found = await this.find(dirHandle, context);
     if (!found.ok) return { ok: false, status: found.status, attributes: null };
     const target = found.target;
     this.served(context, target);
     const attributes = this.attrs(target);
     if (target.node.type !== 'directory') return { ok: false, status: NFS3.ERR_NOTDIR, attributes };
-    let entries: TreeNode[];
+    let listing: CachedListing;
     try {
-      entries = await this.dirCache.list(target.served.id, target.served.tree, target.node);
+      listing = await this.dirCache.list(target.served.id, target.served.tree, target.node);
     } catch (error) {
       const status = treeStatus(error);
       if (status === null) throw error;
       return { ok: false, status, attributes };
     }
     const verf = cookieVerifier(target.node);
-    if (!cookieValid(cookie, verifier, verf, entries.length)) return { ok: false, status: NFS3.ERR_BAD_COOKIE, attributes };
-    return { ok: true, target, entries, start: Number(cookie), verf };
+    if (!cookieValid(cookie, verifier, verf, listing.nodes.length)) return { ok: false, status: NFS3.ERR_BAD_COOKIE, attributes };
+    return { ok: true, target, entries: listing.nodes, encoded: listing.encoded, start: Number(cookie), verf };
   }
 
   private async readdir(args: XdrReader, context: RpcCallContext): Promise<RpcOutcome> {
@@ -362,9 +346,7 @@ export class Nfs3Program implements RpcProgram {
     const listed = await this.listFrom(dir, cookie, cookieverf, context);
     if (!listed.ok) return this.failWithAttr(listed.status, listed.attributes);
     const budget = Math.min(count, context.transport === 'udp' ? DIR_REPLY_MAX_UDP : DIR_REPLY_MAX_TCP);
-    const exportId = listed.target.served.id;
-    const encoded = this.encodedEntries(listed.entries, exportId);
-    const page = encodeDirectoryPage({ ...listed, attributes: this.attrs(listed.target), exportId, budget, plus: null, encoded });
+    const page = encodeDirectoryPage({ ...listed, attributes: this.attrs(listed.target), exportId: listed.target.served.id, budget, plus: null });
     return page ? success(page) : this.failWithAttr(NFS3.ERR_TOOSMALL, this.attrs(listed.target));
   }
 
@@ -375,8 +357,7 @@ export class Nfs3Program implements RpcProgram {
     const { served } = listed.target;
     const budget = Math.min(maxcount, context.transport === 'udp' ? DIR_REPLY_MAX_UDP : DIR_REPLY_MAX_TCP);
     const plus = { dircount, handleFor: (node: TreeNode) => this.index.handleFor(served, node) };
-    const encoded = this.encodedEntries(listed.entries, served.id);
-    const page = encodeDirectoryPage({ ...listed, attributes: this.attrs(listed.target), exportId: served.id, budget, plus, encoded });
+    const page = encodeDirectoryPage({ ...listed, attributes: this.attrs(listed.target), exportId: served.id, budget, plus });
     return page ? success(page) : this.failWithAttr(NFS3.ERR_TOOSMALL, this.attrs(listed.target));
   }
 

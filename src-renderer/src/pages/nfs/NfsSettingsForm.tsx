@@ -52,12 +52,15 @@ export function NfsSettingsForm({ settings }: { settings: NfsSettingsView }) {
     },
     validateInputOnBlur: true,
   });
+  /** Shows `shown` as the saved state: the fields, and what "edited" is judged against. */
+  const showSaved = (shown: NfsSettingsView) => {
+    const values = toForm(shown);
+    form.setInitialValues(values);
+    form.setValues(values);
+  };
   // A save elsewhere replaces what is shown unless the user is editing.
   useEffect(() => {
-    if (!form.isDirty()) {
-      form.setInitialValues(toForm(settings));
-      form.setValues(toForm(settings));
-    }
+    if (!form.isDirty()) showSaved(settings);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings]);
 
@@ -65,14 +68,12 @@ export function NfsSettingsForm({ settings }: { settings: NfsSettingsView }) {
     invalidate: [keys.nfs, keys.services, keys.status],
     notifyErrors: false,
     success: 'NFS settings saved.',
-    onSuccess: (saved) => {
-      form.setInitialValues(toForm(saved));
-      form.setValues(toForm(saved));
-    },
+    onSuccess: showSaved,
   });
 
   const submit = (values: FormValues) => {
     setFormError(null);
+    const clients = parseSubnets(values.image_clients);
     const body: NfsSettingsUpdate = {
       // `enabled` only when the switch changed: sent unchanged it would start a server the operator stopped by hand.
       ...(form.isDirty('enabled') ? { enabled: values.enabled } : {}),
@@ -82,7 +83,7 @@ export function NfsSettingsForm({ settings }: { settings: NfsSettingsView }) {
       udp: values.udp,
       export_mounted_images: values.export_mounted_images,
       // Only when edited; emptied means back to the served interfaces (null), not "no client".
-      ...(form.isDirty('image_clients') ? { image_clients: values.image_clients.trim() === '' ? null : parseSubnets(values.image_clients) } : {}),
+      ...(form.isDirty('image_clients') ? { image_clients: clients.length === 0 ? null : clients } : {}),
     };
     save.mutate(body, {
       onError: (error) =>
