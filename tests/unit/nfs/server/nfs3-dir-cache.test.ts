@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReadOnlyTree, TreeNode } from '../../../../src-main/core/read-only-tree.js';
-import { DirectoryCache } from '../../../../src-main/nfs/server/nfs3-dir-cache.js';
+import { DEFAULT_TTL_MS, DirectoryCache } from '../../../../src-main/nfs/server/nfs3-dir-cache.js';
 import { memoryTree } from '../../../helpers/memory-tree.js';
 
 /** A tree of folders d0…d(n-1) holding `files` files each, counting its listings. */
@@ -75,6 +75,27 @@ describe('directory listings for READDIR(PLUS)', () => {
       now += 5_001;
       await cache.list(1, tree, { ...dir, mtimeMs: dir.mtimeMs + 1 });
       expect(lists()).toBe(3);
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
+  it('reuses a listing for a minute by default (Ganesha\'s attribute expiry), not longer', async () => {
+    const { tree, lists } = countingTree(1, 5);
+    let now = 2_000_000;
+    const realNow = Date.now;
+    Date.now = () => now;
+    try {
+      expect(DEFAULT_TTL_MS).toBe(60_000);
+      const cache = new DirectoryCache();
+      const dir = await dirNode(tree, 'd0');
+      await cache.list(1, tree, dir);
+      now += 59_000;
+      await cache.list(1, tree, dir);
+      expect(lists()).toBe(1);
+      now += 1_001;
+      await cache.list(1, tree, dir);
+      expect(lists()).toBe(2);
     } finally {
       Date.now = realNow;
     }
