@@ -26,6 +26,20 @@
           "defines": ["NAPI_VERSION=8"]
         }]
       ]
+    },
+    {
+      "target_name": "receive",
+      "conditions": [
+        ["OS=='linux'", {
+          "sources": ["src/receive.c"],
+          "cflags": ["-std=gnu11", "-Wall", "-Wextra"],
+          "defines": ["_GNU_SOURCE", "_FILE_OFFSET_BITS=64", "NAPI_VERSION=8"],
+          "libraries": ["-lpthread", "-ldl"]
+        }, {
+          "sources": ["src/receive-unsupported.c"],
+          "defines": ["NAPI_VERSION=8"]
+        }]
+      ]
     }
   ]
 }

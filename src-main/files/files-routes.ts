@@ -123,7 +123,7 @@ export const filesRoutes = (files: FilesService, browser: FileBrowser): FastifyP
                 query: request.query,
                 contentLength: Number.isSafeInteger(length) && length >= 0 ? length : null,
                 multipart: request.isMultipart(),
-                body: () => fileBodyOf(request, { preservePath: true }),
+                body: () => fileBodyOf(request, { preservePath: true, response: reply.raw }),
                 signal: abort.signal,
               }),
             (received) => ({ path: received.entry.path, size: String(received.entry.size), sha256: received.sha256, replaced: String(received.replaced) }),

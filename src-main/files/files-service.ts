@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { opendir, realpath, rm, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { isInside } from '../boot-files/path-confinement.js';
 import { AppError, isAppError } from '../core/errors.js';
+import type { FileBody } from '../core/http-kit/file-body.js';
 import { receiveFile, requireFreeSpace } from '../core/upload/receive-file.js';
 import {
   MAX_FILE_UPLOAD_BYTES,
@@ -41,11 +41,8 @@ export interface FilesServiceDeps {
 }
 
 /** What the route hands over for an upload: the body, read only after the query passed. */
-export interface UploadBody {
-  stream: Readable;
-  /** The multipart part's file name; null for a raw body. */
-  fileName: string | null;
-}
+/** The request's file (core/http-kit/file-body.ts): a stream, the multipart part's name, and a raw body the native addon may receive. */
+export type UploadBody = FileBody;
 
 export interface UploadRequest {
   query: FileUploadQuery;
@@ -135,6 +132,7 @@ export class FilesService {
     try {
       const received = await receiveFile({
         source: body.stream,
+        direct: body.direct,
         finalPath,
         partialPath,
         overwrite: query.overwrite === true,

@@ -101,6 +101,7 @@ export class ImageUploads {
       try {
         received = await receiveFile({
           source: body.stream,
+          direct: body.direct,
           finalPath,
           partialPath,
           overwrite,

@@ -31,7 +31,7 @@ export function osImageUploadRoutes(uploads: ImageUploads): FastifyPluginAsync {
         const length = Number(request.headers['content-length']);
         const result = await uploads.receive({
           query: request.query,
-          body: await fileBodyOf(request),
+          body: await fileBodyOf(request, { response: reply.raw }),
           contentLength: Number.isSafeInteger(length) && length >= 0 && request.headers['content-length'] !== undefined ? length : null,
           announce: (uploadId) => {
             reply.header(UPLOAD_ID_HEADER, uploadId);

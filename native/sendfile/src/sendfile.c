@@ -37,6 +37,8 @@
 
 #include <node_api.h>
 
+#include "native-support.h"
+
 /* Bytes per sendfile call: a non-blocking socket takes what fits in its buffer anyway; this bounds one call. */
 #define CHUNK_BYTES (4 * 1024 * 1024)
 /* How long one poll waits for POLLOUT before the cancel flag and the idle deadline are looked at again. */
@@ -67,11 +69,6 @@ static void transfer_release(transfer_t *t) {
   if (atomic_fetch_sub(&t->refs, 1) == 1) free(t);
 }
 
-static int64_t now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /*
  * Waits until the socket takes data again. Returns 0 to retry sendfile, or an
@@ -84,7 +81,7 @@ static int wait_writable(transfer_t *t, int64_t last_progress) {
     if (atomic_load(&t->cancelled)) return ECANCELED;
     int slice = POLL_SLICE_MS;
     if (t->idle_ms > 0) {
-      int64_t left = t->idle_ms - (now_ms() - last_progress);
+      int64_t left = t->idle_ms - (native_now_ms() - last_progress);
       if (left <= 0) return ETIMEDOUT;
       if (left < slice) slice = (int)left;
     }
@@ -99,7 +96,7 @@ static void *transfer_main(void *arg) {
   transfer_t *t = arg;
   off_t offset = (off_t)t->offset;
   int64_t remaining = t->length;
-  int64_t last_progress = now_ms();
+  int64_t last_progress = native_now_ms();
   int error = 0;
   /*
    * Corked, the kernel sends only full segments while the body flows (Node's sockets are TCP_NODELAY,
@@ -119,7 +116,7 @@ static void *transfer_main(void *arg) {
     if (n > 0) {
       remaining -= n;
       t->sent += n;
-      last_progress = now_ms();
+      last_progress = native_now_ms();
       continue;
     }
     if (n == 0) {
@@ -146,46 +143,6 @@ static void *transfer_main(void *arg) {
   return NULL;
 }
 
-static const struct {
-  int number;
-  const char *name;
-} ERRNO_NAMES[] = {
-  { EPIPE, "EPIPE" },         { ECONNRESET, "ECONNRESET" }, { ETIMEDOUT, "ETIMEDOUT" },
-  { ECANCELED, "ECANCELED" }, { ENODATA, "ENODATA" },       { EBADF, "EBADF" },
-  { EINVAL, "EINVAL" },       { EIO, "EIO" },               { ENOTCONN, "ENOTCONN" },
-  { ENOTSOCK, "ENOTSOCK" },   { ENOMEM, "ENOMEM" },         { ENOBUFS, "ENOBUFS" },
-  { EOVERFLOW, "EOVERFLOW" }, { ESPIPE, "ESPIPE" },         { EFAULT, "EFAULT" },
-  { ENETDOWN, "ENETDOWN" },   { ENETUNREACH, "ENETUNREACH" }, { EHOSTUNREACH, "EHOSTUNREACH" },
-  { EMFILE, "EMFILE" },       { ENFILE, "ENFILE" },         { EAGAIN, "EAGAIN" },
-  { ECONNABORTED, "ECONNABORTED" },
-};
-
-static const char *errno_name(int number) {
-  for (size_t i = 0; i < sizeof ERRNO_NAMES / sizeof ERRNO_NAMES[0]; i++) {
-    if (ERRNO_NAMES[i].number == number) return ERRNO_NAMES[i].name;
-  }
-  return "EUNKNOWN";
-}
-
-/* Error with code (errno name), errno and syscall, like Node's own system errors. */
-static napi_value make_error(napi_env env, int number) {
-  char text[160];
-  char buffer[128];
-  /* GNU strerror_r returns the string to use, which may or may not be buffer. */
-  const char *description = strerror_r(number, buffer, sizeof buffer);
-  const char *name = errno_name(number);
-  snprintf(text, sizeof text, "%s: sendfile %s", name, description);
-  napi_value code, message, error, value;
-  napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &code);
-  napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &message);
-  napi_create_error(env, code, message, &error);
-  napi_create_int32(env, number, &value);
-  napi_set_named_property(env, error, "errno", value);
-  napi_create_string_utf8(env, "sendfile", NAPI_AUTO_LENGTH, &value);
-  napi_set_named_property(env, error, "syscall", value);
-  return error;
-}
-
 static void on_env_cleanup(void *arg);
 
 /* On the JS thread once the transfer ended; env is NULL when the env is being torn down (the thread was joined by then). */
@@ -205,7 +162,7 @@ static void call_js(napi_env env, napi_value callback, void *context, void *data
     napi_value argv[2], undefined;
     napi_get_undefined(env, &undefined);
     if (t->error) {
-      argv[0] = make_error(env, t->error);
+      argv[0] = native_error(env, t->error, "sendfile");
     } else {
       napi_get_null(env, &argv[0]);
     }
@@ -250,19 +207,6 @@ static napi_value cancel_transfer(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-static bool get_int64(napi_env env, napi_value value, int64_t minimum, int64_t *out) {
-  double number;
-  if (napi_get_value_double(env, value, &number) != napi_ok) return false;
-  if (number != number || number < (double)minimum || number > 9007199254740991.0 || number != (double)(int64_t)number) return false;
-  *out = (int64_t)number;
-  return true;
-}
-
-static napi_value throw_errno(napi_env env, int number) {
-  napi_throw(env, make_error(env, number));
-  return NULL;
-}
-
 static napi_value start_transfer(napi_env env, napi_callback_info info) {
   size_t argc = 6;
   napi_value argv[6];
@@ -270,16 +214,16 @@ static napi_value start_transfer(napi_env env, napi_callback_info info) {
   int64_t socket_fd, file_fd, offset, length, idle_ms;
   napi_valuetype callback_type = napi_undefined;
   if (argc == 6) napi_typeof(env, argv[5], &callback_type);
-  if (argc != 6 || !get_int64(env, argv[0], 0, &socket_fd) || socket_fd > INT32_MAX || !get_int64(env, argv[1], 0, &file_fd) ||
-      file_fd > INT32_MAX || !get_int64(env, argv[2], 0, &offset) || !get_int64(env, argv[3], 0, &length) ||
-      !get_int64(env, argv[4], 0, &idle_ms) || callback_type != napi_function) {
+  if (argc != 6 || !native_get_int64(env, argv[0], 0, &socket_fd) || socket_fd > INT32_MAX || !native_get_int64(env, argv[1], 0, &file_fd) ||
+      file_fd > INT32_MAX || !native_get_int64(env, argv[2], 0, &offset) || !native_get_int64(env, argv[3], 0, &length) ||
+      !native_get_int64(env, argv[4], 0, &idle_ms) || callback_type != napi_function) {
     napi_throw_type_error(env, NULL,
                           "start(socketFd, fileFd, offset, length, idleTimeoutMs, callback): non-negative integers and a function");
     return NULL;
   }
 
   transfer_t *t = calloc(1, sizeof *t);
-  if (t == NULL) return throw_errno(env, ENOMEM);
+  if (t == NULL) return native_throw_errno(env, ENOMEM, "sendfile");
   atomic_init(&t->refs, 2);
   atomic_init(&t->cancelled, false);
   t->env = env;
@@ -291,14 +235,14 @@ static napi_value start_transfer(napi_env env, napi_callback_info info) {
   if (t->out_fd < 0) {
     int error = errno;
     free(t);
-    return throw_errno(env, error);
+    return native_throw_errno(env, error, "sendfile");
   }
   t->in_fd = fcntl((int)file_fd, F_DUPFD_CLOEXEC, 0);
   if (t->in_fd < 0) {
     int error = errno;
     close(t->out_fd);
     free(t);
-    return throw_errno(env, error);
+    return native_throw_errno(env, error, "sendfile");
   }
 
   napi_value name;
@@ -326,7 +270,7 @@ static napi_value start_transfer(napi_env env, napi_callback_info info) {
     close(t->out_fd);
     close(t->in_fd);
     free(t);
-    return throw_errno(env, created);
+    return native_throw_errno(env, created, "sendfile");
   }
   if (napi_add_env_cleanup_hook(env, on_env_cleanup, t) == napi_ok) t->hooked = true;
 

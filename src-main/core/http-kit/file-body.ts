@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import { AppError } from '../errors.js';
+import { directBodyOf, type DirectBody } from '../upload/direct-receive.js';
 
 /**
  * File uploads as request bodies, for the routes that take a whole file
@@ -26,6 +28,8 @@ export interface FileBody {
   stream: Readable;
   /** The multipart part's file name; null for a raw body (the query names the file). */
   fileName: string | null;
+  /** A raw body the native addon can receive instead of `stream` (core/upload/direct-receive.ts), else null. */
+  direct: DirectBody | null;
 }
 
 export interface FileBodyOptions {
@@ -35,6 +39,12 @@ export interface FileBodyOptions {
    * error (and an audit entry) rather than silently shortening them.
    */
   preservePath?: boolean;
+  /**
+   * The route's response (fastify's reply.raw): given, a raw body may be
+   * received by the native addon, and the response then closes the
+   * connection.
+   */
+  response?: ServerResponse;
 }
 
 /** The request's file: the raw body stream or the (first) multipart file part. */
@@ -42,11 +52,13 @@ export async function fileBodyOf(request: FastifyRequest, options: FileBodyOptio
   if (request.isMultipart()) {
     const part = await request.file(options.preservePath ? { preservePath: true } : undefined);
     if (!part) throw new AppError('BAD_REQUEST', 'the multipart body has no file part');
-    return { stream: part.file, fileName: part.filename || null };
+    return { stream: part.file, fileName: part.filename || null, direct: null };
   }
   const body = request.body as Readable | undefined;
   if (!body || typeof body.pipe !== 'function') {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the file as application/octet-stream or multipart/form-data');
   }
-  return { stream: body, fileName: null };
+  // The parser handed the body on untouched (registerFileBody): it is the request itself.
+  const direct = options.response && body === request.raw ? directBodyOf(request.raw, options.response) : null;
+  return { stream: body, fileName: null, direct };
 }

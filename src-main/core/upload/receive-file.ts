@@ -6,6 +6,7 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileSystemSpace } from '../../metrics/disk-usage.js';
 import { AppError } from '../errors.js';
+import { DirectReceiveError, receiveIntoFile, takeOverBody, type DirectBody } from './direct-receive.js';
 
 /**
  * Receiving a file from a request body onto disk: the one way uploads are
@@ -20,6 +21,12 @@ import { AppError } from '../errors.js';
 export interface ReceiveFileOptions {
   /** The request body (or a multipart file part). */
   source: Readable;
+  /**
+   * The same body as a raw request the native addon may take over
+   * (direct-receive.ts): received by splice with the hash alongside, where
+   * `source` would hand every 64 KiB to JavaScript.
+   */
+  direct?: DirectBody | null;
   /** Where the finished file goes (absolute). */
   finalPath: string;
   /** Where bytes go until the file is complete (absolute, same file system as finalPath). */
@@ -60,6 +67,9 @@ export interface ReceivedFile {
 
 /** How much of an upload may wait in memory for the disk (per upload). */
 const WRITE_BUFFER_BYTES = 8 * 1024 * 1024;
+
+/** A natively received body that stops arriving for this long fails (ETIMEDOUT), and is resumable like a cut connection. */
+const DIRECT_IDLE_TIMEOUT_MS = 300_000;
 
 /** Bytes kept free beyond the upload itself, so an upload never fills the disk to the last block. */
 export const FREE_SPACE_RESERVE_BYTES = 256 * 1024 * 1024;
@@ -155,45 +165,102 @@ export async function receiveFile(options: ReceiveFileOptions): Promise<Received
   }
   if (total !== null) await requireFreeSpace(path.dirname(partialPath), Math.max(0, total - resumeFrom));
 
-  const hash = createHash('sha256');
-  await hashPrefix(hash, partialPath, resumeFrom);
   // With a declared size, a byte past it is refused at once (it is not a short body to resume).
   const limit = total !== null ? Math.min(options.maxBytes, total) : options.maxBytes;
-  const meter = new Meter(hash, resumeFrom, limit, options.onProgress ? (received) => options.onProgress?.(received, total) : undefined, options.progressIntervalMs ?? 500);
-  // A deep write buffer: the socket keeps being read while a write is in the thread pool, and
-  // the stream hands the pile to one writev. With the default 16 KiB every 64 KiB chunk waited
-  // for its own write (bench:images: 490 → 587 MB/s; memory stays bounded by it).
-  const sink = createWriteStream(partialPath, { flags: resumeFrom > 0 ? 'r+' : 'w', start: resumeFrom, highWaterMark: WRITE_BUFFER_BYTES });
+  const direct = options.direct ?? null;
   // A body that ends short is the same event as a connection cut (a client that half-closed): resumable.
   let shortBody: AppError | null = null;
   // Once every byte is here, a refusal (hash, verify, publish) is final: the partial file goes.
   let complete = false;
   try {
-    await pipeline(source, meter, sink, options.signal ? { signal: options.signal } : {});
-    if (total !== null && meter.received !== total) {
-      shortBody = new AppError('BAD_REQUEST', `the body ended after ${meter.received} of ${total} bytes; resume from offset ${meter.received}`, {
-        details: [{ field: 'offset', message: `resume from ${meter.received}` }],
+    if (direct && resumeFrom + direct.length > limit) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `the upload exceeds ${limit} bytes: the body carries ${direct.length} from offset ${resumeFrom}`);
+    }
+    const { received, sha256 } = direct ? await receiveDirectly(options, direct, resumeFrom) : await receiveStreamed(options, resumeFrom, limit);
+    if (total !== null && received !== total) {
+      shortBody = new AppError('BAD_REQUEST', `the body ended after ${received} of ${total} bytes; resume from offset ${received}`, {
+        details: [{ field: 'offset', message: `resume from ${received}` }],
       });
       throw shortBody;
     }
     complete = true;
-    const sha256 = hash.digest('hex');
     if (options.expectedSha256 && options.expectedSha256.toLowerCase() !== sha256) {
       await removeQuietly(partialPath);
       throw new AppError('VALIDATION_FAILED', `the file's SHA-256 is ${sha256}, not ${options.expectedSha256.toLowerCase()}`, {
         details: [{ field: 'sha256', message: `received ${sha256}` }],
       });
     }
-    if (options.verify) await options.verify(partialPath, { size: meter.received, sha256 });
+    if (options.verify) await options.verify(partialPath, { size: received, sha256 });
     await syncData(partialPath);
     await publish(partialPath, finalPath, options.overwrite);
-    options.onProgress?.(meter.received, total);
-    return { path: finalPath, size: meter.received, sha256 };
+    options.onProgress?.(received, total);
+    return { path: finalPath, size: received, sha256 };
   } catch (error) {
     // A broken body may be resumed; anything we refused (size, hash, conflict) starts over.
     const resumable = keepPartial && !complete && (error === shortBody || !(error instanceof AppError));
     if (!resumable) await removeQuietly(partialPath);
     throw error;
+  }
+}
+
+interface Received {
+  received: number;
+  sha256: string;
+}
+
+/** The body through Node's stream into the partial file, hashed and counted on the way. */
+async function receiveStreamed(options: ReceiveFileOptions, resumeFrom: number, limit: number): Promise<Received> {
+  const total = options.expectedSize ?? null;
+  const hash = createHash('sha256');
+  await hashPrefix(hash, options.partialPath, resumeFrom);
+  const meter = new Meter(hash, resumeFrom, limit, options.onProgress ? (received) => options.onProgress?.(received, total) : undefined, options.progressIntervalMs ?? 500);
+  // A deep write buffer: the socket keeps being read while a write is in the thread pool, and
+  // the stream hands the pile to one writev. With the default 16 KiB every 64 KiB chunk waited
+  // for its own write (bench:images: 490 → 587 MB/s; memory stays bounded by it).
+  const sink = createWriteStream(options.partialPath, { flags: resumeFrom > 0 ? 'r+' : 'w', start: resumeFrom, highWaterMark: WRITE_BUFFER_BYTES });
+  await pipeline(options.source, meter, sink, options.signal ? { signal: options.signal } : {});
+  return { received: meter.received, sha256: hash.digest('hex') };
+}
+
+/**
+ * The body by the native addon: Node stops reading the connection, the
+ * bytes it had already parsed are written first, and a thread splices the
+ * rest into the file, hashing the whole file (a resumed prefix included)
+ * from the page cache. A connection cut, a stall or a cancel ends it like a
+ * broken stream (resumable); the response closes the connection.
+ */
+async function receiveDirectly(options: ReceiveFileOptions, direct: DirectBody, resumeFrom: number): Promise<Received> {
+  const total = options.expectedSize ?? null;
+  const file = await open(options.partialPath, resumeFrom > 0 ? 'r+' : 'w+');
+  try {
+    const head = takeOverBody(direct);
+    if (head.length > 0) await file.write(head, 0, head.length, resumeFrom);
+    const start = resumeFrom + head.length;
+    const rest = direct.length - head.length;
+    if (rest <= 0) {
+      const hash = createHash('sha256');
+      await hashPrefix(hash, options.partialPath, start);
+      return { received: start, sha256: hash.digest('hex') };
+    }
+    const report = options.onProgress;
+    try {
+      const { sha256 } = await receiveIntoFile(direct.request.socket, file.fd, start, rest, {
+        hashPrefix: true,
+        idleTimeoutMs: DIRECT_IDLE_TIMEOUT_MS,
+        ...(report ? { onProgress: (received: number) => report(start + received, total), progressIntervalMs: options.progressIntervalMs ?? 500 } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return { received: start + rest, sha256 };
+    } catch (error) {
+      if (!(error instanceof DirectReceiveError)) throw error;
+      const message =
+        error.code === 'ENODATA'
+          ? `the connection closed after ${start + error.received} of the body's ${resumeFrom + direct.length} bytes`
+          : `receiving the body failed after ${start + error.received} bytes: ${error.message}`;
+      throw new DirectReceiveError(message, error.code, start + error.received);
+    }
+  } finally {
+    await file.close();
   }
 }
 
