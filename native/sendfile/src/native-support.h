@@ -8,6 +8,8 @@
 #define BOOTWRIGHT_NATIVE_SUPPORT_H
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,6 +77,24 @@ static inline bool native_get_int64(napi_env env, napi_value value, int64_t mini
   if (number != number || number < (double)minimum || number > 9007199254740991.0 || number != (double)(int64_t)number) return false;
   *out = (int64_t)number;
   return true;
+}
+
+/*
+ * Starts a transfer's thread with a small stack and every signal blocked (as
+ * libuv's own threads): a SIGPIPE for a closed peer becomes EPIPE, never a
+ * process kill. Returns pthread_create's result.
+ */
+static inline int native_start_thread(pthread_t *thread, void *(*main)(void *), void *arg, size_t stack_bytes) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, stack_bytes);
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &previous);
+  int created = pthread_create(thread, &attr, main, arg);
+  pthread_sigmask(SIG_SETMASK, &previous, NULL);
+  pthread_attr_destroy(&attr);
+  return created;
 }
 
 #endif

@@ -383,16 +383,7 @@ static napi_value start_receive(napi_env env, napi_callback_info info) {
     return NULL;
   }
 
-  /* No signals on the thread (as libuv's own threads). */
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, THREAD_STACK_BYTES);
-  sigset_t all, previous;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &previous);
-  int created = pthread_create(&r->thread, &attr, receive_main, r);
-  pthread_sigmask(SIG_SETMASK, &previous, NULL);
-  pthread_attr_destroy(&attr);
+  int created = native_start_thread(&r->thread, receive_main, r, THREAD_STACK_BYTES);
   if (created != 0) {
     napi_release_threadsafe_function(r->tsfn, napi_tsfn_abort);
     close(r->socket_fd);

@@ -255,16 +255,7 @@ static napi_value start_transfer(napi_env env, napi_callback_info info) {
     return NULL;
   }
 
-  /* The thread takes no signals (as libuv's own threads): a SIGPIPE for a closed peer becomes EPIPE, never a process kill. */
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, THREAD_STACK_BYTES);
-  sigset_t all, previous;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &previous);
-  int created = pthread_create(&t->thread, &attr, transfer_main, t);
-  pthread_sigmask(SIG_SETMASK, &previous, NULL);
-  pthread_attr_destroy(&attr);
+  int created = native_start_thread(&t->thread, transfer_main, t, THREAD_STACK_BYTES);
   if (created != 0) {
     napi_release_threadsafe_function(t->tsfn, napi_tsfn_abort);
     close(t->out_fd);
