@@ -21,6 +21,8 @@ interface NativeError extends Error {
 
 interface SendfileBinding {
   supported: boolean;
+  /** Sets a connection's TCP congestion control and answers the one it has afterwards (absent where not built for Linux). */
+  congestion?: (socketFd: number, name: string) => string;
   start(
     socketFd: number,
     fileFd: number,
@@ -82,6 +84,24 @@ export function sendfileAvailable(): boolean {
 /** Why sendfile is not available, or null when it is (logged once, printed by tests and the bench). */
 export function sendfileUnavailableReason(): string | null {
   return load().reason;
+}
+
+/**
+ * Asks for TCP congestion control `name` on a connection (Linux lets an
+ * unprivileged process pick any algorithm in
+ * net.ipv4.tcp_allowed_congestion_control); answers the algorithm the
+ * connection has afterwards, or null when that cannot be told (no addon, no
+ * descriptor).
+ */
+export function useCongestionControl(socket: Socket, name: string): string | null {
+  const { binding } = load();
+  const fd = socketDescriptor(socket);
+  if (!binding?.congestion || fd === null || socket.destroyed) return null;
+  try {
+    return binding.congestion(fd, name);
+  } catch {
+    return null;
+  }
 }
 
 /** The descriptor under a plain TCP socket (libuv's TCP handle exposes it on POSIX), or null. */

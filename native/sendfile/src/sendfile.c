@@ -276,9 +276,38 @@ static napi_value start_transfer(napi_env env, napi_callback_info info) {
   return handle;
 }
 
+/*
+ * congestion(socketFd, name) -> the algorithm the socket uses afterwards.
+ * Sets TCP_CONGESTION on a connection (an unprivileged process may choose
+ * any algorithm in net.ipv4.tcp_allowed_congestion_control); a refusal
+ * leaves the socket as it was, and the answer says which one it has.
+ */
+static napi_value set_congestion(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  int64_t socket_fd;
+  char name[32];
+  size_t name_length = 0;
+  if (argc != 2 || !native_get_int64(env, argv[0], 0, &socket_fd) || socket_fd > INT32_MAX ||
+      napi_get_value_string_utf8(env, argv[1], name, sizeof name, &name_length) != napi_ok || name_length == 0 || name_length >= sizeof name - 1) {
+    napi_throw_type_error(env, NULL, "congestion(socketFd, name): a descriptor and an algorithm's name");
+    return NULL;
+  }
+  setsockopt((int)socket_fd, IPPROTO_TCP, TCP_CONGESTION, name, (socklen_t)name_length);
+  char active[32] = { 0 };
+  socklen_t active_length = sizeof active - 1;
+  if (getsockopt((int)socket_fd, IPPROTO_TCP, TCP_CONGESTION, active, &active_length) != 0) return native_throw_errno(env, errno, "getsockopt");
+  napi_value result;
+  napi_create_string_utf8(env, active, strnlen(active, sizeof active), &result);
+  return result;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
-  napi_value start, supported;
+  napi_value start, supported, congestion;
   napi_create_function(env, "start", NAPI_AUTO_LENGTH, start_transfer, NULL, &start);
+  napi_create_function(env, "congestion", NAPI_AUTO_LENGTH, set_congestion, NULL, &congestion);
+  napi_set_named_property(env, exports, "congestion", congestion);
   napi_get_boolean(env, true, &supported);
   napi_set_named_property(env, exports, "start", start);
   napi_set_named_property(env, exports, "supported", supported);

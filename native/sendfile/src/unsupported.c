@@ -13,6 +13,7 @@ static napi_value start_transfer(napi_env env, napi_callback_info info) {
 static napi_value init(napi_env env, napi_value exports) {
   napi_value start, supported;
   napi_create_function(env, "start", NAPI_AUTO_LENGTH, start_transfer, NULL, &start);
+  /* No congestion(): callers check for it and leave sockets as they are. */
   napi_get_boolean(env, 0, &supported);
   napi_set_named_property(env, exports, "start", start);
   napi_set_named_property(env, exports, "supported", supported);

@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import dgram from 'node:dgram';
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sendfileAvailable } from '../../../../src-main/core/sendfile-transfer.js';
@@ -13,6 +14,7 @@ import { encodeRecord, fragmentHeader, RecordDecoder } from '../../../../src-mai
 import { XdrReader, XdrWriter } from '../../../../src-main/nfs/server/xdr.js';
 import { RpcDispatcher } from '../../../../src-main/nfs/server/rpc-dispatch.js';
 import { prng } from '../../../helpers/prng.js';
+import { toolPresent } from '../../../helpers/tools.js';
 
 const TEST_PROGRAM = 0x2000_0001;
 
@@ -395,6 +397,26 @@ describe('RpcServer over TCP: file tails by sendfile', () => {
     } finally {
       cleanup();
     }
+  });
+
+  /** The congestion control `ss` reports for the server's end of the connection on `port`. */
+  function congestionOf(port: number): string {
+    const out = execFileSync('ss', ['-tinH', 'state', 'established', `( sport = :${port} )`], { encoding: 'utf8' });
+    const known = out.match(/\b(cubic|bbr|reno)\b/);
+    if (!known?.[1]) throw new Error(`ss shows no congestion control for port ${port}: ${out}`);
+    return known[1];
+  }
+  const cubicAllowed = readFileSync('/proc/sys/net/ipv4/tcp_allowed_congestion_control', 'utf8').split(/\s+/).includes('cubic');
+  const hasSs = toolPresent('ss', 'the RPC congestion-control test');
+
+  it.runIf(hasSendfile && hasSs && cubicAllowed)('puts connections that get file tails on CUBIC, and leaves them on the system\'s with congestionControl null', async () => {
+    const system = readFileSync('/proc/sys/net/ipv4/tcp_congestion_control', 'utf8').trim();
+    const tuned = await start();
+    await (await connect(tuned.port)).roundTrip(call(0));
+    expect(congestionOf(tuned.port)).toBe('cubic');
+    const untouched = await start({ congestionControl: null });
+    await (await connect(untouched.port)).roundTrip(call(0));
+    expect(congestionOf(untouched.port)).toBe(system);
   });
 
   it('without sendfile (option off, or UDP) the program is told so and answers bytes', async () => {
