@@ -28,6 +28,7 @@ import { AppCore } from '../../src-main/app/app-core.js';
 import { defaultConfig } from '../../src-main/core/config.js';
 import type { ByteExtent, ReadOnlyTree, TreeNode } from '../../src-main/core/read-only-tree.js';
 import { ImageMounts } from '../../src-main/os-images/mount/image-mounts.js';
+import { findTool } from '../../tests/helpers/netns.js';
 import { median, patternFile, timed } from '../bench-kit.js';
 
 const run = promisify(execFile);
@@ -119,7 +120,15 @@ async function detector(): Promise<{ name: string; detect: (input: Record<string
   return entry ? { name: entry[0], detect: entry[1] as (input: Record<string, unknown>) => Promise<unknown> } : null;
 }
 
+/** The Debian package of each tool the bench runs (the header's apt-get line). */
+const TOOLS: Record<string, string> = { curl: 'curl', nginx: 'nginx-light', xorriso: 'xorriso', taskset: 'util-linux', fallocate: 'util-linux' };
+
 async function main(): Promise<void> {
+  const missing = Object.keys(TOOLS).filter((tool) => findTool(tool) === null);
+  if (missing.length > 0) {
+    console.error(`bench:images cannot run: ${missing.join(', ')} not installed (apt-get install ${[...new Set(missing.map((tool) => TOOLS[tool]))].join(' ')})`);
+    process.exit(2);
+  }
   if (twoCpus) await command(['taskset', '-cp', '0', String(process.pid)]).catch(() => '');
   const work = await mkdtemp(path.join(os.tmpdir(), 'bw-bench-images-'));
   let core: AppCore | null = null;
