@@ -13,10 +13,12 @@ import { EncodedEntries } from './nfs3-readdir.js';
  * itself. A minute is NFS-Ganesha's default attribute expiry
  * (Attr_Expiration_Time = 60) and the Linux client's acregmax: with 5 s, a
  * client walking the tree every few seconds listed every folder again
- * (bench:nfs, 10,000 files: 0.11 s a walk, 0.08 s with a minute). The cache is bounded by entries, not listings: a walk of a
- * tree of a hundred folders must find them all again on its next pass (NFS
- * clients re-read directories every few seconds), while one huge folder
- * cannot hold more than the bound. Each listing keeps its entries encoded
+ * (bench:nfs, 10,000 files: 0.11 s a walk, 0.08 s with a minute).
+ *
+ * The cache is bounded by entries, not listings: a walk of a tree of a
+ * hundred folders must find them all again on its next pass (NFS clients
+ * re-read directories every few seconds), while one huge folder cannot hold
+ * more than the bound. Each listing keeps its entries encoded
  * for READDIR(PLUS) (EncodedEntries) as long as it is kept: the key is per
  * export, so two exports of one tree never share encoded entries (their
  * fsid and handles differ) even when the tree answers both with one array.

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SendfileError, sendFileRange, sendfileAvailable, sendfileUnavailableReason, socketDescriptor } from '../../../src-main/core/sendfile-transfer.js';
+import { LoopbackPairs } from '../../helpers/loopback-pairs.js';
 import { tempDir } from '../../helpers/test-core.js';
 
 const native = sendfileAvailable();
@@ -17,10 +18,7 @@ const HUGE_BYTES = 1024 * 1024 * 1024;
 let dir: { dir: string; remove: () => Promise<void> };
 let dataFile: string;
 let hugeFile: string;
-let server: net.Server;
-/** Server-side sockets in the order clients connected. */
-const accepted: net.Socket[] = [];
-const waiting: ((socket: net.Socket) => void)[] = [];
+let pairs: LoopbackPairs;
 
 beforeAll(async () => {
   dir = await tempDir();
@@ -29,26 +27,15 @@ beforeAll(async () => {
   await writeFile(dataFile, DATA);
   await writeFile(hugeFile, '');
   await truncate(hugeFile, HUGE_BYTES);
-  server = net.createServer((socket) => {
-    socket.on('error', () => undefined);
-    const next = waiting.shift();
-    if (next) next(socket);
-    else accepted.push(socket);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  pairs = await LoopbackPairs.listen();
 });
 afterAll(async () => {
-  server?.close();
+  pairs?.close();
   await dir?.remove();
 });
 
 /** A connected pair on loopback: the server's socket (what the addon writes into) and the client's. */
-async function connectedPair(): Promise<{ serverSide: net.Socket; client: net.Socket }> {
-  const serverSide = new Promise<net.Socket>((resolve) => waiting.push(resolve));
-  const client = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
-  client.on('error', () => undefined);
-  return { serverSide: await serverSide, client };
-}
+const connectedPair = () => pairs.connect();
 
 function readAll(socket: net.Socket): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -13,6 +13,7 @@ import {
   receiveIntoFile,
 } from '../../../../src-main/core/upload/direct-receive.js';
 import { receiveFile } from '../../../../src-main/core/upload/receive-file.js';
+import { LoopbackPairs } from '../../../helpers/loopback-pairs.js';
 import { tempDir } from '../../../helpers/test-core.js';
 
 const native = directReceiveAvailable();
@@ -21,29 +22,19 @@ if (!native) console.log(`direct-receive tests skipped: ${directReceiveUnavailab
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 let dir: { dir: string; remove: () => Promise<void> };
-let server: net.Server;
-const waiting: ((socket: net.Socket) => void)[] = [];
+let pairs: LoopbackPairs;
 
 beforeAll(async () => {
   dir = await tempDir();
   // Paused on connect: Node never reads these sockets, the addon is their only reader (as after takeOverBody).
-  server = net.createServer({ pauseOnConnect: true }, (socket) => {
-    socket.on('error', () => undefined);
-    waiting.shift()?.(socket);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  pairs = await LoopbackPairs.listen({ pauseOnConnect: true });
 });
 afterAll(async () => {
-  server?.close();
+  pairs?.close();
   await dir?.remove();
 });
 
-async function connectedPair(): Promise<{ serverSide: net.Socket; client: net.Socket }> {
-  const serverSide = new Promise<net.Socket>((resolve) => waiting.push(resolve));
-  const client = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
-  client.on('error', () => undefined);
-  return { serverSide: await serverSide, client };
-}
+const connectedPair = () => pairs.connect();
 
 function openDescriptors(): number {
   return readdirSync('/proc/self/fd').length;
