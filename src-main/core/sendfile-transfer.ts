@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { hasNativeShape, nativeModuleLoader } from './native-addon.js';
 import type { Socket } from 'node:net';
 
 /**
@@ -51,30 +51,11 @@ export interface SendfileRangeOptions {
   idleTimeoutMs: number;
 }
 
-type LoadState = { binding: SendfileBinding; reason: null } | { binding: null; reason: string };
-
-let loaded: LoadState | null = null;
-
-function isBinding(value: unknown): value is SendfileBinding {
-  if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Record<string, unknown>;
-  return typeof candidate.start === 'function' && typeof candidate.supported === 'boolean';
-}
-
-function load(): LoadState {
-  if (loaded) return loaded;
-  if (process.platform !== 'linux') return (loaded = { binding: null, reason: `sendfile is used on Linux only (this is ${process.platform})` });
-  try {
-    // createRequire: this is an ES module, and a .node addon loads only through require.
-    const required: unknown = createRequire(import.meta.url)('@bootwright/sendfile');
-    if (!isBinding(required)) return (loaded = { binding: null, reason: '@bootwright/sendfile has an unexpected shape' });
-    if (!required.supported) return (loaded = { binding: null, reason: '@bootwright/sendfile was built without sendfile support' });
-    return (loaded = { binding: required, reason: null });
-  } catch (err) {
-    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    return (loaded = { binding: null, reason: `@bootwright/sendfile could not be loaded (${message})` });
-  }
-}
+const load = nativeModuleLoader(
+  () => '@bootwright/sendfile',
+  'sendfile',
+  (value): value is SendfileBinding => hasNativeShape(value, 'start'),
+);
 
 /** Whether sendFileRange() can run here. */
 export function sendfileAvailable(): boolean {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
+import { hasNativeShape, nativeModuleLoader } from '../native-addon.js';
 import { socketDescriptor } from '../sendfile-transfer.js';
 
 /**
@@ -57,28 +57,11 @@ export class DirectReceiveError extends Error {
   }
 }
 
-type LoadState = { binding: ReceiveBinding; reason: null } | { binding: null; reason: string };
-let loaded: LoadState | null = null;
-
-function isBinding(value: unknown): value is ReceiveBinding {
-  if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Record<string, unknown>;
-  return typeof candidate.start === 'function' && typeof candidate.supported === 'boolean';
-}
-
-function load(): LoadState {
-  if (loaded) return loaded;
-  if (process.platform !== 'linux') return (loaded = { binding: null, reason: `splice is used on Linux only (this is ${process.platform})` });
-  try {
-    const required: unknown = createRequire(import.meta.url)('@bootwright/sendfile/receive');
-    if (!isBinding(required)) return (loaded = { binding: null, reason: '@bootwright/sendfile/receive has an unexpected shape' });
-    if (!required.supported) return (loaded = { binding: null, reason: '@bootwright/sendfile/receive was built without splice support' });
-    return (loaded = { binding: required, reason: null });
-  } catch (err) {
-    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    return (loaded = { binding: null, reason: `@bootwright/sendfile/receive could not be loaded (${message})` });
-  }
-}
+const load = nativeModuleLoader(
+  () => '@bootwright/sendfile/receive',
+  'splice',
+  (value): value is ReceiveBinding => hasNativeShape(value, 'start'),
+);
 
 /** Whether bodies can be received natively here. */
 export function directReceiveAvailable(): boolean {

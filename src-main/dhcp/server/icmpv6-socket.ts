@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { hasNativeShape, nativeModuleLoader } from '../../core/native-addon.js';
 
 /**
  * The native raw-ICMPv6 socket (native/sendfile/src/icmpv6.c): Node's dgram
@@ -29,30 +29,11 @@ interface Icmpv6Binding {
 /** Development: the addon built in a worktree whose node_modules belongs to another checkout. */
 const ADDON_OVERRIDE = 'BOOTWRIGHT_ICMPV6_ADDON';
 
-type LoadState = { binding: Icmpv6Binding; reason: null } | { binding: null; reason: string };
-let loaded: LoadState | null = null;
-
-function isBinding(value: unknown): value is Icmpv6Binding {
-  if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Record<string, unknown>;
-  return typeof candidate.open === 'function' && typeof candidate.supported === 'boolean';
-}
-
-function load(): LoadState {
-  if (loaded) return loaded;
-  if (process.platform !== 'linux') return (loaded = { binding: null, reason: `raw ICMPv6 is used on Linux only (this is ${process.platform})` });
-  const name = process.env[ADDON_OVERRIDE] || '@bootwright/sendfile/icmpv6';
-  try {
-    // createRequire: this is an ES module, and a .node addon loads only through require.
-    const required: unknown = createRequire(import.meta.url)(name);
-    if (!isBinding(required)) return (loaded = { binding: null, reason: `${name} has an unexpected shape` });
-    if (!required.supported) return (loaded = { binding: null, reason: `${name} was built without raw ICMPv6 support` });
-    return (loaded = { binding: required, reason: null });
-  } catch (err) {
-    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    return (loaded = { binding: null, reason: `${name} could not be loaded (${message})` });
-  }
-}
+const load = nativeModuleLoader(
+  () => process.env[ADDON_OVERRIDE] || '@bootwright/sendfile/icmpv6',
+  'raw ICMPv6',
+  (value): value is Icmpv6Binding => hasNativeShape(value, 'open'),
+);
 
 /** Opens a raw ICMPv6 socket on `interfaceName` with the native addon. */
 export const openIcmpv6: Icmpv6Opener = (interfaceName, onPacket) => {
