@@ -1,5 +1,5 @@
 'use strict';
-// Receiving upload bodies into files by splice(2), built beside sendfile by
+// Receiving upload bodies into files (hashed, written with O_DIRECT), built beside sendfile by
 // the same install script. Throws when it was not built: the caller catches
 // that and streams uploads through Node instead.
 const { existsSync } = require('node:fs');

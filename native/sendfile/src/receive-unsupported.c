@@ -1,12 +1,12 @@
 /*
- * Built where splice(2) is not there (anything but Linux): the module loads
+ * Built where Linux's calls are not there (anything but Linux): the module loads
  * and says so, and uploads go through Node's streams.
  */
 #include <node_api.h>
 
 static napi_value start_receive(napi_env env, napi_callback_info info) {
   (void)info;
-  napi_throw_error(env, "ENOSYS", "receiving into a file by splice is implemented on Linux only");
+  napi_throw_error(env, "ENOSYS", "receiving into a file natively is implemented on Linux only");
   return NULL;
 }
 

@@ -3,21 +3,33 @@
  * /files/upload: Node hands every 64 KiB of a request body to JavaScript,
  * which copies it into a write buffer, hashes it and writes it through the
  * libuv pool; on one core that path tops out around 400–600 MB/s. Here a
- * thread moves the bytes with splice(2) (socket → pipe → file, no copy
- * through user space), reads each stretch back from the page cache for
- * SHA-256, and starts the disk's writeback as it goes (sync_file_range), so
- * the fsync before the file is published finds little left to write.
+ * thread reads the socket into 1 MiB blocks, hashes each block while it is
+ * still in the CPU's cache, and hands it to a second thread that writes it
+ * with O_DIRECT: the disk reads the block from our memory, with no copy into
+ * the page cache and no dirty pages left for the fsync before the file is
+ * published. Where the file system refuses O_DIRECT (tmpfs, some FUSE
+ * mounts), blocks are written through the page cache instead, with writeback
+ * started as they go (sync_file_range).
  *
- * start(socketFd, fileFd, fileOffset, length, hashPrefix, idleTimeoutMs, callback) -> { cancel(), received() }
+ * Measured on this design's prototype (1 GiB from curl on loopback, server on
+ * one core, ext4 on virtio): O_DIRECT 0.93 s, page cache 1.1 s, the earlier
+ * splice(2) socket → pipe → file with the hash read back 1.16 s; `cp` + sync
+ * of the same file 0.85 s. Smaller blocks lose to per-call costs, larger
+ * ones to cache misses in the hash (4 MiB: 0.94–1.04 s, 16 MiB: 1.15 s).
+ *
+ * start(socketFd, fileFd, fileOffset, length, hashPrefix, idleTimeoutMs, pageCache, callback) -> { cancel(), received() }
  *
  * Writes the next `length` bytes of the socket at fileOffset. With
  * hashPrefix, the SHA-256 covers the file's bytes before fileOffset too (a
  * resumed upload, or body bytes Node had already read), read back from the
- * file first. callback(err, received, sha256Hex) comes back on the JS thread;
- * err carries an errno name in `code`: ENODATA when the peer closed before
+ * file first. pageCache true writes through the page cache even where
+ * O_DIRECT works. callback(err, received, sha256Hex, direct) comes back on
+ * the JS thread; `direct` says whether the blocks went to disk with O_DIRECT. err
+ * carries an errno name in `code`: ENODATA when the peer closed before
  * `length` bytes, ETIMEDOUT when nothing came for idleTimeoutMs, ECANCELED
- * after cancel(), or the failing call's errno (ENOSPC, EIO...). received()
- * may be read at any time (progress).
+ * after cancel(), or the failing call's errno (ENOSPC, EIO...). Bytes
+ * received before such an end are still written, so `received` (which
+ * received() gives as progress at any time) counts bytes in the file.
  *
  * `supported` is false when the host process has no SHA-256 to call (see
  * find_sha256); start() then throws ENOSYS.
@@ -25,7 +37,8 @@
  * Both descriptors are duplicated before start() returns (Node may close and
  * reuse its numbers meanwhile); the thread closes its duplicates. The caller
  * must have stopped Node reading the socket: the thread is then the only
- * reader.
+ * reader. The file's bytes before fileOffset must exist (they are rewritten
+ * unchanged when fileOffset is not a multiple of DIRECT_ALIGN).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +51,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -75,15 +90,28 @@ static bool find_sha256(void) {
   return sha.context_new && sha.context_free && sha.sha256 && sha.init && sha.update && sha.final;
 }
 
-/* The pipe between socket and file; splice moves at most this much per call. */
-#define PIPE_BYTES (1024 * 1024)
-/* Read back from the page cache for the hash, this much at a time. */
-#define HASH_CHUNK_BYTES (1024 * 1024)
+/* The unit of receiving, hashing and writing (see the measurements above). */
+#define BLOCK_BYTES (1024 * 1024)
 /*
- * Writeback: each window is handed to the disk once complete; the window
- * WRITEBACK_LAG windows back is waited for, which bounds the upload's dirty
- * pages to a few windows instead of letting the kernel's dirty limit (20% of
- * memory) pile up and then stall every writer on the machine at once.
+ * Blocks between the receiving and the writing thread: the socket is read
+ * while the disk writes. The writer takes up to half of them per call: with
+ * O_DIRECT each write waits for the disk, and this disk took 1 GiB in
+ * 0.93–1.15 s in 1 MiB writes, 0.72–0.81 s in 4 MiB ones (dd oflag=direct).
+ */
+#define BLOCKS_IN_FLIGHT 8
+#define MAX_BLOCKS_PER_WRITE (BLOCKS_IN_FLIGHT / 2)
+/*
+ * O_DIRECT offsets, lengths and buffers are multiples of this. A page covers
+ * the logical block sizes of the disks a laptop or server has (512, 4096); a
+ * file system asking for more answers EINVAL, and the writer falls back to
+ * the page cache.
+ */
+#define DIRECT_ALIGN 4096
+/*
+ * Page-cache writes only: each window is handed to the disk once complete;
+ * the window WRITEBACK_LAG windows back is waited for, which bounds the
+ * upload's dirty pages to a few windows instead of letting the kernel's dirty
+ * limit (20% of memory) pile up and then stall every writer on the machine.
  */
 #define WRITEBACK_WINDOW_BYTES (8 * 1024 * 1024)
 #define WRITEBACK_LAG 4
@@ -103,10 +131,12 @@ typedef struct receive {
   int64_t file_offset;
   int64_t length;
   bool hash_prefix;
+  bool page_cache;
   int64_t idle_ms;
   /* Written by the thread before it queues the completion. */
   int error;
   const char *failed_call;
+  bool direct;
   char sha256[65];
 } receive_t;
 
@@ -114,7 +144,212 @@ static void receive_release(receive_t *r) {
   if (atomic_fetch_sub(&r->refs, 1) == 1) free(r);
 }
 
-/* 0 once the socket has bytes (or an error or hang-up, which the next splice reports), else ECANCELED or ETIMEDOUT. */
+static void fail(receive_t *r, int error, const char *call) {
+  if (r->error == 0) {
+    r->error = error;
+    r->failed_call = call;
+  }
+}
+
+/* A block handed to the writer: `length` bytes at `offset`, of which the last `fresh` came from the socket. */
+typedef struct block {
+  uint8_t *data;
+  size_t length;
+  size_t fresh;
+  int64_t offset;
+} block_t;
+
+/*
+ * The writing thread and its queue, a ring of BLOCKS_IN_FLIGHT blocks: the
+ * receiver fills blocks[queued % N] and the writer empties
+ * blocks[written % N]. Both counters only grow, under `lock`.
+ */
+typedef struct writer {
+  receive_t *r;
+  /* The file opened again with O_DIRECT, or -1: through the page cache on r->file_fd. */
+  int direct_fd;
+  block_t blocks[BLOCKS_IN_FLIGHT];
+  pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  unsigned queued;
+  unsigned written;
+  bool closing;
+  int error;
+  const char *failed_call;
+  /* Page-cache writes: the next writeback window to start. */
+  int64_t next_window;
+} writer_t;
+
+/*
+ * A second open file description with O_DIRECT, not fcntl(F_SETFL) on a
+ * duplicate: that would turn on O_DIRECT for Node's descriptor too, whose
+ * later unaligned writes would then fail.
+ */
+static int open_direct(int fd) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+  return open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+}
+
+static int write_all(int fd, const uint8_t *data, size_t length, int64_t offset) {
+  while (length > 0) {
+    ssize_t n = pwrite(fd, data, length, (off_t)offset);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return EIO;
+    data += n;
+    length -= (size_t)n;
+    offset += n;
+  }
+  return 0;
+}
+
+static int read_all(int fd, uint8_t *data, size_t length, int64_t offset) {
+  while (length > 0) {
+    ssize_t n = pread(fd, data, length, (off_t)offset);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    /* The file is shorter than it was said to be: someone truncated it under us. */
+    if (n == 0) return EIO;
+    data += n;
+    length -= (size_t)n;
+    offset += n;
+  }
+  return 0;
+}
+
+/* Page-cache writes: starts writeback of complete windows up to `written`, waiting for the one WRITEBACK_LAG back. */
+static void write_back(writer_t *w, int64_t written) {
+  int fd = w->r->file_fd;
+  while (w->next_window + WRITEBACK_WINDOW_BYTES <= written) {
+    /* Advisory: a file system without it (or an error) only loses the overlap, the fsync still comes. */
+    sync_file_range(fd, w->next_window, WRITEBACK_WINDOW_BYTES, SYNC_FILE_RANGE_WRITE);
+    int64_t lagging = w->next_window - (int64_t)WRITEBACK_LAG * WRITEBACK_WINDOW_BYTES;
+    if (lagging >= w->r->file_offset) {
+      sync_file_range(fd, lagging, WRITEBACK_WINDOW_BYTES, SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+    }
+    w->next_window += WRITEBACK_WINDOW_BYTES;
+  }
+}
+
+/* pwritev until every byte of `iov` is written (the array is consumed). */
+static int writev_all(int fd, struct iovec *iov, int count, int64_t offset) {
+  while (count > 0) {
+    ssize_t n = pwritev(fd, iov, count, (off_t)offset);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return EIO;
+    offset += n;
+    while (count > 0 && (size_t)n >= iov->iov_len) {
+      n -= (ssize_t)iov->iov_len;
+      iov++;
+      count--;
+    }
+    if (count > 0) {
+      iov->iov_base = (uint8_t *)iov->iov_base + n;
+      iov->iov_len -= (size_t)n;
+    }
+  }
+  return 0;
+}
+
+/*
+ * Writes `count` consecutive blocks in one call: their aligned part with
+ * O_DIRECT when possible, the rest (the upload's last bytes) through the page
+ * cache.
+ */
+static int write_blocks(writer_t *w, const block_t *first, unsigned ring_index, unsigned count) {
+  struct iovec iov[MAX_BLOCKS_PER_WRITE];
+  size_t total = 0;
+  for (unsigned i = 0; i < count; i++) {
+    const block_t *b = &w->blocks[(ring_index + i) % BLOCKS_IN_FLIGHT];
+    iov[i] = (struct iovec){ .iov_base = b->data, .iov_len = b->length };
+    total += b->length;
+  }
+  const block_t *last = &w->blocks[(ring_index + count - 1) % BLOCKS_IN_FLIGHT];
+  if (w->direct_fd >= 0) {
+    size_t aligned = total & ~(size_t)(DIRECT_ALIGN - 1);
+    size_t tail = total - aligned;
+    /* The tail is the end of the last block (only the upload's last block has an unaligned length). */
+    iov[count - 1].iov_len -= tail;
+    int error = aligned > 0 ? writev_all(w->direct_fd, iov, (int)count, first->offset) : 0;
+    if (error == 0) return write_all(w->r->file_fd, last->data + last->length - tail, tail, first->offset + (int64_t)aligned);
+    if (error != EINVAL) return error;
+    /* Alignment this file system does not take: the page cache from here on. */
+    close(w->direct_fd);
+    w->direct_fd = -1;
+    w->next_window = first->offset;
+    for (unsigned i = 0; i < count; i++) {
+      const block_t *b = &w->blocks[(ring_index + i) % BLOCKS_IN_FLIGHT];
+      iov[i] = (struct iovec){ .iov_base = b->data, .iov_len = b->length };
+    }
+  }
+  int error = writev_all(w->r->file_fd, iov, (int)count, first->offset);
+  if (error == 0) write_back(w, first->offset + (int64_t)total);
+  return error;
+}
+
+static void *writer_main(void *arg) {
+  writer_t *w = arg;
+  pthread_mutex_lock(&w->lock);
+  for (;;) {
+    while (w->written == w->queued && !w->closing) pthread_cond_wait(&w->changed, &w->lock);
+    if (w->written == w->queued) break;
+    /* Everything queued, up to half the ring: the disk gets larger writes, the receiver keeps blocks to fill. */
+    unsigned count = w->queued - w->written;
+    if (count > MAX_BLOCKS_PER_WRITE) count = MAX_BLOCKS_PER_WRITE;
+    unsigned ring_index = w->written % BLOCKS_IN_FLIGHT;
+    const block_t *first = &w->blocks[ring_index];
+    bool skip = w->error != 0;
+    pthread_mutex_unlock(&w->lock);
+    int error = 0;
+    if (!skip) {
+      error = write_blocks(w, first, ring_index, count);
+      if (error == 0) {
+        long long fresh = 0;
+        for (unsigned i = 0; i < count; i++) fresh += (long long)w->blocks[(ring_index + i) % BLOCKS_IN_FLIGHT].fresh;
+        atomic_fetch_add(&w->r->received, fresh);
+      }
+    }
+    pthread_mutex_lock(&w->lock);
+    if (error != 0 && w->error == 0) {
+      w->error = error;
+      w->failed_call = "pwritev";
+    }
+    w->written += count;
+    pthread_cond_broadcast(&w->changed);
+  }
+  pthread_mutex_unlock(&w->lock);
+  return NULL;
+}
+
+/* The next block to fill, once the writer has freed one; NULL when the writer failed. */
+static block_t *writer_next_block(writer_t *w) {
+  pthread_mutex_lock(&w->lock);
+  while (w->queued - w->written >= BLOCKS_IN_FLIGHT && w->error == 0) pthread_cond_wait(&w->changed, &w->lock);
+  block_t *b = w->error == 0 ? &w->blocks[w->queued % BLOCKS_IN_FLIGHT] : NULL;
+  pthread_mutex_unlock(&w->lock);
+  return b;
+}
+
+static void writer_submit(writer_t *w) {
+  pthread_mutex_lock(&w->lock);
+  w->queued++;
+  pthread_cond_broadcast(&w->changed);
+  pthread_mutex_unlock(&w->lock);
+}
+
+/* Waits for every submitted block to be written and ends the thread. */
+static void writer_close(writer_t *w) {
+  pthread_mutex_lock(&w->lock);
+  w->closing = true;
+  pthread_cond_broadcast(&w->changed);
+  pthread_mutex_unlock(&w->lock);
+  pthread_join(w->thread, NULL);
+}
+
+/* 0 once the socket has bytes (or an error or hang-up, which the next recv reports), else ECANCELED or ETIMEDOUT. */
 static int wait_readable(receive_t *r, int64_t last_progress) {
   for (;;) {
     if (atomic_load(&r->cancelled)) return ECANCELED;
@@ -131,130 +366,139 @@ static int wait_readable(receive_t *r, int64_t last_progress) {
   }
 }
 
-/* Hashes the file's bytes [from, to) from the page cache (they were just written, or are a resumed prefix). */
-static int hash_file_range(receive_t *r, digest_context_t *ctx, uint8_t *buffer, int64_t from, int64_t to) {
-  while (from < to) {
-    size_t want = to - from < HASH_CHUNK_BYTES ? (size_t)(to - from) : HASH_CHUNK_BYTES;
-    ssize_t n = pread(r->file_fd, buffer, want, (off_t)from);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return errno;
-    /* The file is shorter than what was written to it: someone truncated it under us. */
-    if (n == 0) return EIO;
-    if (sha.update(ctx, buffer, (size_t)n) != 1) return EIO;
-    from += n;
+/* Hashes the file's bytes [0, to): a resumed upload's prefix, or body bytes Node wrote before handing over. */
+static int hash_prefix(receive_t *r, digest_context_t *ctx, uint8_t *buffer, int64_t to) {
+  for (int64_t from = 0; from < to;) {
+    size_t want = to - from < BLOCK_BYTES ? (size_t)(to - from) : BLOCK_BYTES;
+    int error = read_all(r->file_fd, buffer, want, from);
+    if (error) return error;
+    if (sha.update(ctx, buffer, want) != 1) return EIO;
+    from += (int64_t)want;
   }
   return 0;
 }
 
-/* Starts writeback of complete windows up to `written`, waiting for the one WRITEBACK_LAG back. */
-static void write_back(receive_t *r, int64_t *next_window, int64_t written) {
-  while (*next_window + WRITEBACK_WINDOW_BYTES <= written) {
-    /* Advisory: a file system without it (or an error) only loses the overlap, the fsync still comes. */
-    sync_file_range(r->file_fd, *next_window, WRITEBACK_WINDOW_BYTES, SYNC_FILE_RANGE_WRITE);
-    int64_t lagging = *next_window - (int64_t)WRITEBACK_LAG * WRITEBACK_WINDOW_BYTES;
-    if (lagging >= r->file_offset) {
-      sync_file_range(r->file_fd, lagging, WRITEBACK_WINDOW_BYTES,
-                      SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
-    }
-    *next_window += WRITEBACK_WINDOW_BYTES;
-  }
-}
-
-static void fail(receive_t *r, int error, const char *call) {
-  if (r->error == 0) {
-    r->error = error;
-    r->failed_call = call;
-  }
-}
-
-static void receive_body(receive_t *r, digest_context_t *ctx, uint8_t *buffer, int pipe_fds[2]) {
-  if (r->hash_prefix) {
-    int error = hash_file_range(r, ctx, buffer, 0, r->file_offset);
-    if (error) {
-      fail(r, error, "pread");
-      return;
-    }
-  }
+/*
+ * Fills blocks from the socket and queues them. Blocks start at multiples of
+ * DIRECT_ALIGN, so the first one begins with the file's bytes between the
+ * aligned offset and fileOffset, read back (not hashed again, not counted).
+ * Whatever was received before an error is still queued.
+ */
+static void receive_blocks(receive_t *r, writer_t *w, digest_context_t *ctx) {
   int64_t remaining = r->length;
-  loff_t position = r->file_offset;
-  int64_t next_window = r->file_offset;
+  int64_t offset = r->file_offset & ~(int64_t)(DIRECT_ALIGN - 1);
+  block_t *b = writer_next_block(w);
+  if (b == NULL) return;
+  b->offset = offset;
+  b->length = (size_t)(r->file_offset - offset);
+  b->fresh = 0;
+  int error = read_all(r->file_fd, b->data, b->length, offset);
+  if (error) {
+    fail(r, error, "pread");
+    return;
+  }
   int64_t last_progress = native_now_ms();
   while (remaining > 0) {
     if (atomic_load(&r->cancelled)) {
-      fail(r, ECANCELED, "splice");
-      return;
+      fail(r, ECANCELED, "recv");
+      break;
     }
-    size_t want = remaining < PIPE_BYTES ? (size_t)remaining : PIPE_BYTES;
-    ssize_t got = splice(r->socket_fd, NULL, pipe_fds[1], NULL, want, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+    size_t room = BLOCK_BYTES - b->length;
+    ssize_t got = recv(r->socket_fd, b->data + b->length, remaining < (int64_t)room ? (size_t)remaining : room, MSG_DONTWAIT);
     if (got == 0) {
-      fail(r, ENODATA, "splice");
-      return;
+      fail(r, ENODATA, "recv");
+      break;
     }
     if (got < 0) {
       if (errno == EINTR) continue;
-      if (errno == EAGAIN) {
-        int error = wait_readable(r, last_progress);
-        if (error) {
-      fail(r, error, "poll");
-      return;
-    }
-        continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) {
+        fail(r, errno, "recv");
+        break;
       }
-      {
-      fail(r, errno, "splice");
-      return;
-    }
+      error = wait_readable(r, last_progress);
+      if (error) {
+        fail(r, error, "poll");
+        break;
+      }
+      continue;
     }
     last_progress = native_now_ms();
-    int64_t stretch_start = position;
-    ssize_t in_pipe = got;
-    while (in_pipe > 0) {
-      ssize_t moved = splice(pipe_fds[0], NULL, r->file_fd, &position, (size_t)in_pipe, SPLICE_F_MOVE);
-      if (moved < 0 && errno == EINTR) continue;
-      if (moved <= 0) {
-      fail(r, moved < 0 ? errno : EIO, "splice");
-      return;
+    if (sha.update(ctx, b->data + b->length, (size_t)got) != 1) {
+      fail(r, EIO, "sha256");
+      break;
     }
-      in_pipe -= moved;
+    b->length += (size_t)got;
+    b->fresh += (size_t)got;
+    remaining -= got;
+    if (b->length == BLOCK_BYTES && remaining > 0) {
+      offset += BLOCK_BYTES;
+      writer_submit(w);
+      b = writer_next_block(w);
+      if (b == NULL) return;
+      b->offset = offset;
+      b->length = 0;
+      b->fresh = 0;
     }
-    int error = hash_file_range(r, ctx, buffer, stretch_start, position);
+  }
+  if (b->fresh > 0) writer_submit(w);
+}
+
+static void receive_body(receive_t *r, digest_context_t *ctx, writer_t *w) {
+  if (r->hash_prefix) {
+    int error = hash_prefix(r, ctx, w->blocks[0].data, r->file_offset);
     if (error) {
       fail(r, error, "pread");
       return;
     }
-    remaining -= got;
-    atomic_store(&r->received, r->length - remaining);
-    write_back(r, &next_window, position);
   }
+  w->direct_fd = r->page_cache ? -1 : open_direct(r->file_fd);
+  w->next_window = r->file_offset;
+  int started = native_start_thread(&w->thread, writer_main, w, THREAD_STACK_BYTES);
+  if (started != 0) {
+    fail(r, started, "pthread_create");
+    return;
+  }
+  receive_blocks(r, w, ctx);
+  writer_close(w);
+  r->direct = w->direct_fd >= 0;
+  /* A write error is the cause: the receiver stopped because of it. */
+  if (w->error) {
+    r->error = 0;
+    fail(r, w->error, w->failed_call);
+  }
+  if (r->error) return;
   unsigned char digest[64];
   unsigned int digest_length = 0;
   if (sha.final(ctx, digest, &digest_length) != 1 || digest_length != 32) {
-      fail(r, EIO, "sha256");
-      return;
-    }
+    fail(r, EIO, "sha256");
+    return;
+  }
   for (unsigned int i = 0; i < digest_length; i++) snprintf(r->sha256 + 2 * i, 3, "%02x", digest[i]);
 }
 
 static void *receive_main(void *arg) {
   receive_t *r = arg;
-  int pipe_fds[2] = { -1, -1 };
-  uint8_t *buffer = malloc(HASH_CHUNK_BYTES);
+  writer_t w = { .r = r, .direct_fd = -1 };
+  pthread_mutex_init(&w.lock, NULL);
+  pthread_cond_init(&w.changed, NULL);
+  bool allocated = true;
+  for (int i = 0; i < BLOCKS_IN_FLIGHT; i++) {
+    w.blocks[i].data = aligned_alloc(DIRECT_ALIGN, BLOCK_BYTES);
+    allocated = allocated && w.blocks[i].data != NULL;
+  }
   digest_context_t *ctx = sha.context_new();
-  if (buffer == NULL || ctx == NULL) {
+  if (!allocated || ctx == NULL) {
     fail(r, ENOMEM, "malloc");
   } else if (sha.init(ctx, sha.sha256(), NULL) != 1) {
     fail(r, EIO, "sha256");
-  } else if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
-    fail(r, errno, "pipe2");
   } else {
-    /* A smaller pipe (pipe-max-size lowered, or no memory for it) only means more calls. */
-    fcntl(pipe_fds[1], F_SETPIPE_SZ, PIPE_BYTES);
-    receive_body(r, ctx, buffer, pipe_fds);
+    receive_body(r, ctx, &w);
   }
-  if (pipe_fds[0] >= 0) close(pipe_fds[0]);
-  if (pipe_fds[1] >= 0) close(pipe_fds[1]);
+  if (w.direct_fd >= 0) close(w.direct_fd);
   if (ctx != NULL) sha.context_free(ctx);
-  free(buffer);
+  for (int i = 0; i < BLOCKS_IN_FLIGHT; i++) free(w.blocks[i].data);
+  pthread_cond_destroy(&w.changed);
+  pthread_mutex_destroy(&w.lock);
   close(r->socket_fd);
   close(r->file_fd);
   napi_call_threadsafe_function(r->tsfn, r, napi_tsfn_nonblocking);
@@ -276,7 +520,7 @@ static void call_js(napi_env env, napi_value callback, void *context, void *data
       napi_remove_env_cleanup_hook(env, on_env_cleanup, r);
       r->hooked = false;
     }
-    napi_value argv[3], undefined;
+    napi_value argv[4], undefined;
     napi_get_undefined(env, &undefined);
     if (r->error) {
       argv[0] = native_error(env, r->error, r->failed_call ? r->failed_call : "receive");
@@ -286,7 +530,8 @@ static void call_js(napi_env env, napi_value callback, void *context, void *data
       napi_create_string_utf8(env, r->sha256, NAPI_AUTO_LENGTH, &argv[2]);
     }
     napi_create_double(env, (double)atomic_load(&r->received), &argv[1]);
-    napi_call_function(env, undefined, callback, 3, argv, NULL);
+    napi_get_boolean(env, r->direct, &argv[3]);
+    napi_call_function(env, undefined, callback, 4, argv, NULL);
   }
   receive_release(r);
 }
@@ -333,19 +578,20 @@ static napi_value received_bytes(napi_env env, napi_callback_info info) {
 }
 
 static napi_value start_receive(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value argv[7];
+  size_t argc = 8;
+  napi_value argv[8];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   int64_t socket_fd, file_fd, file_offset, length, idle_ms;
-  bool hash_prefix = false;
+  bool hash_prefix = false, page_cache = false;
   napi_valuetype callback_type = napi_undefined;
-  if (argc == 7) napi_typeof(env, argv[6], &callback_type);
-  if (argc != 7 || !native_get_int64(env, argv[0], 0, &socket_fd) || socket_fd > INT32_MAX || !native_get_int64(env, argv[1], 0, &file_fd) ||
+  if (argc == 8) napi_typeof(env, argv[7], &callback_type);
+  if (argc != 8 || !native_get_int64(env, argv[0], 0, &socket_fd) || socket_fd > INT32_MAX || !native_get_int64(env, argv[1], 0, &file_fd) ||
       file_fd > INT32_MAX || !native_get_int64(env, argv[2], 0, &file_offset) || !native_get_int64(env, argv[3], 0, &length) ||
       napi_get_value_bool(env, argv[4], &hash_prefix) != napi_ok || !native_get_int64(env, argv[5], 0, &idle_ms) ||
-      callback_type != napi_function) {
+      napi_get_value_bool(env, argv[6], &page_cache) != napi_ok || callback_type != napi_function) {
     napi_throw_type_error(env, NULL,
-                          "start(socketFd, fileFd, fileOffset, length, hashPrefix, idleTimeoutMs, callback): non-negative integers, a boolean and a function");
+                          "start(socketFd, fileFd, fileOffset, length, hashPrefix, idleTimeoutMs, pageCache, callback): "
+                          "non-negative integers, booleans and a function");
     return NULL;
   }
 
@@ -359,6 +605,7 @@ static napi_value start_receive(napi_env env, napi_callback_info info) {
   r->length = length;
   r->hash_prefix = hash_prefix;
   r->idle_ms = idle_ms;
+  r->page_cache = page_cache;
   r->socket_fd = fcntl((int)socket_fd, F_DUPFD_CLOEXEC, 0);
   if (r->socket_fd < 0) {
     int error = errno;
@@ -375,7 +622,7 @@ static napi_value start_receive(napi_env env, napi_callback_info info) {
 
   napi_value name;
   napi_create_string_utf8(env, "bootwright:receive", NAPI_AUTO_LENGTH, &name);
-  if (napi_create_threadsafe_function(env, argv[6], NULL, name, 0, 1, NULL, NULL, NULL, call_js, &r->tsfn) != napi_ok) {
+  if (napi_create_threadsafe_function(env, argv[7], NULL, name, 0, 1, NULL, NULL, NULL, call_js, &r->tsfn) != napi_ok) {
     close(r->socket_fd);
     close(r->file_fd);
     free(r);

@@ -5,9 +5,10 @@ import { socketDescriptor } from '../sendfile-transfer.js';
 
 /**
  * Upload bodies received by the native addon (native/sendfile/src/receive.c):
- * a thread splices the socket's bytes into the file and hashes them from the
- * page cache, where Node's HTTP path hands JavaScript every 64 KiB
- * (bench:images: 360–590 MB/s that way on one core). Used for a raw body
+ * a thread reads the socket into 1 MiB blocks and hashes each while it is in
+ * the CPU's cache, a second one writes them with O_DIRECT (through the page
+ * cache where the file system refuses that), where Node's HTTP path hands
+ * JavaScript every 64 KiB (bench:images: 360–590 MB/s that way on one core). Used for a raw body
  * with a Content-Length on a plain TCP connection; multipart bodies, TLS and
  * chunked bodies stream through Node. Loaded once, lazily; when the addon is
  * missing (no C compiler or OpenSSL headers at install time, not Linux),
@@ -40,7 +41,8 @@ interface ReceiveBinding {
     length: number,
     hashPrefix: boolean,
     idleTimeoutMs: number,
-    callback: (error: NativeError | null, received: number, sha256: string | null) => void,
+    pageCache: boolean,
+    callback: (error: NativeError | null, received: number, sha256: string | null, direct: boolean) => void,
   ): NativeReceive;
 }
 
@@ -59,7 +61,7 @@ export class DirectReceiveError extends Error {
 
 const load = nativeModuleLoader(
   () => '@bootwright/sendfile/receive',
-  'splice',
+  'the native upload receive',
   (value): value is ReceiveBinding => hasNativeShape(value, 'start'),
 );
 
@@ -123,6 +125,8 @@ export interface DirectReceiveOptions {
   hashPrefix: boolean;
   /** Fails with ETIMEDOUT when nothing arrives for this long; 0 waits forever. */
   idleTimeoutMs: number;
+  /** Write through the page cache even where O_DIRECT works (tests of that path; file systems where O_DIRECT is slow). */
+  pageCache?: boolean;
   /** Called every `progressIntervalMs` with the bytes written so far by this receive. */
   onProgress?: (received: number) => void;
   progressIntervalMs?: number;
@@ -133,7 +137,9 @@ export interface DirectReceiveOptions {
  * Receives the next `length` bytes of `socket` into the open file `fd`
  * (opened for reading and writing) at `fileOffset`, resolving with the
  * SHA-256 of the file's first fileOffset + length bytes (hashPrefix) or of
- * the received bytes. Rejects with a DirectReceiveError.
+ * the received bytes, and whether the bytes went to disk with O_DIRECT.
+ * Rejects with a DirectReceiveError; bytes received before the failure are
+ * in the file (its `received`).
  */
 export function receiveIntoFile(
   socket: Socket,
@@ -141,7 +147,7 @@ export function receiveIntoFile(
   fileOffset: number,
   length: number,
   options: DirectReceiveOptions,
-): Promise<{ received: number; sha256: string }> {
+): Promise<{ received: number; sha256: string; direct: boolean }> {
   const { binding, reason } = load();
   if (!binding) return Promise.reject(new DirectReceiveError(reason, 'ENOSYS', 0));
   const socketFd = socketDescriptor(socket);
@@ -157,10 +163,10 @@ export function receiveIntoFile(
       options.signal?.removeEventListener('abort', stop);
     };
     try {
-      receive = binding.start(socketFd, fd, fileOffset, length, options.hashPrefix, options.idleTimeoutMs, (error, received, sha256) => {
+      receive = binding.start(socketFd, fd, fileOffset, length, options.hashPrefix, options.idleTimeoutMs, options.pageCache ?? false, (error, received, sha256, direct) => {
         settle();
         if (error || sha256 === null) reject(new DirectReceiveError(error?.message ?? 'no digest', error?.code ?? 'EIO', received));
-        else resolve({ received, sha256 });
+        else resolve({ received, sha256, direct });
       });
     } catch (err) {
       const code = typeof (err as { code?: unknown }).code === 'string' ? (err as { code: string }).code : 'EUNKNOWN';

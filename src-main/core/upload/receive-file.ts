@@ -23,8 +23,9 @@ export interface ReceiveFileOptions {
   source: Readable;
   /**
    * The same body as a raw request the native addon may take over
-   * (direct-receive.ts): received by splice with the hash alongside, where
-   * `source` would hand every 64 KiB to JavaScript.
+   * (direct-receive.ts): received by a native thread in 1 MiB blocks, hashed
+   * and written with O_DIRECT, where `source` would hand every 64 KiB to
+   * JavaScript.
    */
   direct?: DirectBody | null;
   /** Where the finished file goes (absolute). */
@@ -224,10 +225,11 @@ async function receiveStreamed(options: ReceiveFileOptions, resumeFrom: number, 
 
 /**
  * The body by the native addon: Node stops reading the connection, the
- * bytes it had already parsed are written first, and a thread splices the
- * rest into the file, hashing the whole file (a resumed prefix included)
- * from the page cache. A connection cut, a stall or a cancel ends it like a
- * broken stream (resumable); the response closes the connection.
+ * bytes it had already parsed are written first, and native threads receive,
+ * hash and write the rest, the hash covering the whole file (a resumed
+ * prefix included). A connection cut, a stall or a cancel ends it like a
+ * broken stream (resumable, every received byte in the file); the response
+ * closes the connection.
  */
 async function receiveDirectly(options: ReceiveFileOptions, direct: DirectBody, resumeFrom: number): Promise<Received> {
   const total = options.expectedSize ?? null;

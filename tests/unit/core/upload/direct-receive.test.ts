@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { constants, readdirSync } from 'node:fs';
 import { open, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -40,7 +40,83 @@ function openDescriptors(): number {
   return readdirSync('/proc/self/fd').length;
 }
 
-describe.runIf(native)('receiveIntoFile (splice from the socket, SHA-256 from the page cache)', () => {
+/** Whether the test folder's file system takes O_DIRECT (ext4 does; so does tmpfs since Linux 6.6). */
+async function directWorksIn(folder: string): Promise<boolean> {
+  const probe = path.join(folder, 'o-direct-probe');
+  try {
+    await (await open(probe, constants.O_CREAT | constants.O_WRONLY | constants.O_DIRECT)).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes `bytes` to the socket in pieces of `piece` bytes with a pause between them (the thread then waits for data). */
+async function trickle(socket: net.Socket, bytes: Buffer, piece: number): Promise<void> {
+  for (let at = 0; at < bytes.length; at += piece) {
+    socket.write(bytes.subarray(at, at + piece));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+describe.runIf(native)('receiveIntoFile (1 MiB blocks, hashed in memory, written with O_DIRECT or through the page cache)', () => {
+  // Blocks start at multiples of 4096: offsets and lengths around that and around the 1 MiB block, both write paths.
+  const MIB = 1024 * 1024;
+  const shapes = [
+    { prefix: 0, body: 1 },
+    { prefix: 4095, body: MIB },
+    { prefix: 4096, body: MIB + 1 },
+    { prefix: 4097, body: 3 * MIB + 5 },
+    { prefix: MIB - 1, body: 2 * MIB - 4096 },
+  ];
+  for (const pageCache of [false, true]) {
+    it(`${pageCache ? 'through the page cache' : 'with O_DIRECT where the file system takes it'}: exact bytes and hash at unaligned offsets and lengths`, async () => {
+      const expectDirect = !pageCache && (await directWorksIn(dir.dir));
+      for (const [index, shape] of shapes.entries()) {
+        const prefix = randomBytes(shape.prefix);
+        const body = randomBytes(shape.body);
+        const file = path.join(dir.dir, `shape-${pageCache ? 'cache' : 'direct'}-${index}.bin`);
+        await writeFile(file, prefix);
+        const handle = await open(file, 'r+');
+        const { serverSide, client } = await connectedPair();
+        try {
+          const receiving = receiveIntoFile(serverSide, handle.fd, prefix.length, body.length, { hashPrefix: true, idleTimeoutMs: 10_000, pageCache });
+          await trickle(client, body, 700_001);
+          const result = await receiving;
+          expect(result).toEqual({ received: body.length, sha256: sha256(Buffer.concat([prefix, body])), direct: expectDirect });
+        } finally {
+          await handle.close();
+          client.destroy();
+          serverSide.destroy();
+        }
+        expect((await readFile(file)).equals(Buffer.concat([prefix, body])), `shape ${JSON.stringify(shape)}`).toBe(true);
+      }
+    });
+
+    it(`${pageCache ? 'through the page cache' : 'with O_DIRECT'}: a peer closing after several blocks leaves every received byte in the file, counted`, async () => {
+      const prefix = randomBytes(1000);
+      const sent = randomBytes(2 * MIB + 12_345);
+      const file = path.join(dir.dir, `cut-${pageCache ? 'cache' : 'direct'}.bin`);
+      await writeFile(file, prefix);
+      const handle = await open(file, 'r+');
+      const { serverSide, client } = await connectedPair();
+      try {
+        const receiving = receiveIntoFile(serverSide, handle.fd, prefix.length, 8 * MIB, { hashPrefix: true, idleTimeoutMs: 10_000, pageCache }).catch((e: unknown) => e);
+        await trickle(client, sent, 500_000);
+        client.end();
+        const error = (await receiving) as DirectReceiveError;
+        expect(error).toBeInstanceOf(DirectReceiveError);
+        expect(error.code).toBe('ENODATA');
+        expect(error.received).toBe(sent.length);
+      } finally {
+        await handle.close();
+        serverSide.destroy();
+      }
+      expect((await readFile(file)).equals(Buffer.concat([prefix, sent]))).toBe(true);
+    });
+  }
+
+
   it('writes the body at the offset, byte for byte, and hashes the file from its start (a resumed prefix included)', async () => {
     const prefix = randomBytes(100_003);
     const body = randomBytes(5 * 1024 * 1024 + 7);
@@ -52,10 +128,7 @@ describe.runIf(native)('receiveIntoFile (splice from the socket, SHA-256 from th
     try {
       const receiving = receiveIntoFile(serverSide, handle.fd, prefix.length, body.length, { hashPrefix: true, idleTimeoutMs: 10_000, onProgress: (n) => progress.push(n), progressIntervalMs: 1 });
       // In pieces with pauses: the thread waits for readable data in between.
-      for (let at = 0; at < body.length; at += 1_000_000) {
-        client.write(body.subarray(at, at + 1_000_000));
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await trickle(client, body, 1_000_000);
       const result = await receiving;
       expect(result.received).toBe(body.length);
       expect(result.sha256).toBe(sha256(Buffer.concat([prefix, body])));
