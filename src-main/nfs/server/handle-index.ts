@@ -1,6 +1,7 @@
 import type { TreeNode } from '../../core/read-only-tree.js';
 import type { ExportTable, ServedExport } from '../export-table.js';
 import { HandleCodec, handlePathTag, pathTagOf, type HandleFields } from './file-handles.js';
+import { AttributeCache } from './nfs3-attr-cache.js';
 
 /*
  * Handle → node. Handles carry a node id and a tag of the node's path, not
@@ -9,8 +10,9 @@ import { HandleCodec, handlePathTag, pathTagOf, type HandleFields } from './file
  * READDIRPLUS). After a restart the index is empty while clients still hold
  * handles: a miss walks the export's tree breadth-first (bounded in nodes
  * and time) for the node whose id and path tag match. Every resolution is
- * checked against the tree (stat at the path, same id), so a removed or
- * replaced file answers NFS3ERR_STALE rather than another file's bytes.
+ * checked against the tree (stat at the path, same id; the stat may be up
+ * to three seconds old, nfs3-attr-cache.ts), so a removed or replaced file
+ * answers NFS3ERR_STALE rather than another file's bytes.
  */
 
 export type Resolution =
@@ -32,6 +34,8 @@ export interface HandleIndexOptions {
   walkTimeLimitMs?: number;
   /** Most remembered paths before the index starts over (default 1,000,000; a miss only costs a walk). */
   maxEntries?: number;
+  /** The nodes' attributes, kept briefly (default: a new AttributeCache). */
+  attributes?: AttributeCache;
 }
 
 const DEFAULT_WALK_NODES = 200_000;
@@ -49,6 +53,8 @@ const MAX_NEGATIVE = 10_000;
 
 export class HandleIndex {
   readonly codec: HandleCodec;
+  /** Stats of export paths, shared with LOOKUP. */
+  readonly attributes: AttributeCache;
   private readonly exports: ExportTable;
   private readonly paths = new Map<string, string>();
   private readonly walks = new Map<string, Promise<TreeNode | null>>();
@@ -62,6 +68,7 @@ export class HandleIndex {
 
   constructor(options: HandleIndexOptions) {
     this.codec = new HandleCodec(options.key);
+    this.attributes = options.attributes ?? new AttributeCache();
     this.exports = options.exports;
     this.walkNodeLimit = options.walkNodeLimit ?? DEFAULT_WALK_NODES;
     this.walkTimeLimitMs = options.walkTimeLimitMs ?? DEFAULT_WALK_MS;
@@ -89,31 +96,31 @@ export class HandleIndex {
     for (const key of this.notFound.keys()) if (key.startsWith(prefix)) this.notFound.delete(key);
   }
 
-  /** The handle's export and node, checked against `client`'s address. */
-  async resolve(handle: Buffer, client: string): Promise<Resolution> {
+  /** The handle's export and node, checked against `client`'s address; `fresh`: stat now, not from the attribute cache. */
+  async resolve(handle: Buffer, client: string, options: { fresh?: boolean } = {}): Promise<Resolution> {
     const fields = this.codec.verify(handle);
     if (!fields) return { status: 'badhandle' };
     const served = this.exports.byId(fields.exportId);
     if (!served) return { status: 'stale', export: null, fields };
     // Checked before any tree work: a refused client costs no stat and no walk.
     if (!served.allows(client)) return { status: 'refused', export: served, fields };
-    const node = await this.locate(served, fields);
+    const node = await this.locate(served, fields, options.fresh ?? false);
     if (!node) return { status: 'stale', export: served, fields };
     return { status: 'ok', export: served, node, fields };
   }
 
-  private async locate(served: ServedExport, fields: HandleFields): Promise<TreeNode | null> {
+  private async locate(served: ServedExport, fields: HandleFields, fresh: boolean): Promise<TreeNode | null> {
     const key = keyOf(served.id, fields.nodeId, fields.pathTag);
     const known = this.paths.get(key);
     if (known !== undefined) {
-      const node = await served.tree.stat(known).catch(() => null);
+      const node = await this.attributes.stat(served.id, served.tree, known, fresh).catch(() => null);
       if (node && node.id === fields.nodeId) return node;
       // Known path, another node there (replaced) or nothing: stale — a walk could only find it under another path, i.e. another tag.
       if (known !== '') return null;
     }
     // The export root always resolves by its tag (its id may change when the folder is recreated).
     if (fields.pathTag === pathTagOf(served.id, '')) {
-      const root = await served.tree.stat('').catch(() => null);
+      const root = await this.attributes.stat(served.id, served.tree, '', fresh).catch(() => null);
       if (!root) return null;
       this.remember(served.id, fields.nodeId, '', fields.pathTag);
       return root.id === fields.nodeId ? root : { ...root, id: fields.nodeId };

@@ -5,15 +5,17 @@ import { EncodedEntries } from './nfs3-readdir.js';
  * Directory listings for READDIR/READDIRPLUS. A client reads a large
  * directory in many calls (one per reply's worth of entries, resuming at a
  * cookie); listing a 10,000-entry folder stats every entry, so the listing
- * is kept, per tree and path, only while the directory's mtime is the one
- * it was listed at (an entry added or removed changes it, and every call
- * looks) and for at most a minute. Within that minute READDIRPLUS may hand
- * out an entry's attributes as they were when listed (a file rewritten in
- * place, same name); GETATTR, LOOKUP, ACCESS and READ look at the file
- * itself. A minute is NFS-Ganesha's default attribute expiry
- * (Attr_Expiration_Time = 60) and the Linux client's acregmax: with 5 s, a
- * client walking the tree every few seconds listed every folder again
- * (bench:nfs, 10,000 files: 0.11 s a walk, 0.08 s with a minute).
+ * is kept, per tree and path, only while the directory's mtime is the one it
+ * was listed at (an entry added or removed changes it, and every call looks,
+ * at attributes at most three seconds old) and for at most a minute. Within
+ * that minute READDIRPLUS may hand out an entry's attributes as they were
+ * when listed (a file rewritten in place, same name); GETATTR, LOOKUP,
+ * ACCESS and READ look at the file itself (through the three-second
+ * attribute cache, nfs3-attr-cache.ts). A minute is NFS-Ganesha's default
+ * attribute expiry (Attr_Expiration_Time = 60) and the Linux client's
+ * acregmax: with 5 s, a client walking the tree every few seconds listed
+ * every folder again (bench:nfs, 10,000 files: 0.11 s a walk, 0.08 s with a
+ * minute).
  *
  * The cache is bounded by entries, not listings: a walk of a tree of a
  * hundred folders must find them all again on its next pass (NFS clients

@@ -85,6 +85,7 @@ export class Nfs3Program implements RpcProgram {
   exportsChanged(): void {
     this.readCache.clear();
     this.dirCache.clear();
+    this.index.attributes.clear();
   }
 
   call(version: number, procedure: number, args: XdrReader, context: RpcCallContext): RpcOutcome | Promise<RpcOutcome> {
@@ -129,10 +130,15 @@ export class Nfs3Program implements RpcProgram {
     }
   }
 
-  /** The handle's node, or the status to answer (BADHANDLE, STALE, ACCES — reported as refused). */
-  private async find(handle: Buffer, context: RpcCallContext): Promise<Found> {
+  /**
+   * The handle's node, or the status to answer (BADHANDLE, STALE, ACCES —
+   * reported as refused). `fresh`: checked against the tree now, not through
+   * the attribute cache — READ and READLINK, which answer with the bytes at
+   * the node's path and must not give a replaced file's under the old handle.
+   */
+  private async find(handle: Buffer, context: RpcCallContext, fresh = false): Promise<Found> {
     const client = context.remote.address;
-    const resolution = await this.index.resolve(handle, client);
+    const resolution = await this.index.resolve(handle, client, { fresh });
     switch (resolution.status) {
       case 'badhandle':
         return { ok: false, status: NFS3.ERR_BADHANDLE };
@@ -189,7 +195,7 @@ export class Nfs3Program implements RpcProgram {
     else childPath = target.node.path === '' ? text : `${target.node.path}/${text}`;
     let child: TreeNode | null;
     try {
-      child = await target.served.tree.stat(childPath);
+      child = await this.index.attributes.stat(target.served.id, target.served.tree, childPath);
     } catch (error) {
       const status = treeStatus(error);
       if (status === null) throw error;
@@ -221,7 +227,7 @@ export class Nfs3Program implements RpcProgram {
   }
 
   private async readlink(handle: Buffer, context: RpcCallContext): Promise<RpcOutcome> {
-    const found = await this.find(handle, context);
+    const found = await this.find(handle, context, true);
     if (!found.ok) return this.failWithAttr(found.status);
     this.served(context, found.target);
     const attributes = this.attrs(found.target);
@@ -242,7 +248,7 @@ export class Nfs3Program implements RpcProgram {
         if (cached) return { ok: true, file: cached, served };
       }
     }
-    const found = await this.find(handle, context);
+    const found = await this.find(handle, context, true);
     if (!found.ok) return { ok: false, status: found.status, attributes: null };
     const { served, node, pathTag } = found.target;
     if (node.type !== 'file') return { ok: false, status: node.type === 'directory' ? NFS3.ERR_ISDIR : NFS3.ERR_INVAL, attributes: attributesOf(node, served.id) };

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FolderTree } from '../../../../src-main/core/folder-tree.js';
+import { AttributeCache } from '../../../../src-main/nfs/server/nfs3-attr-cache.js';
 import { HandleIndex } from '../../../../src-main/nfs/server/handle-index.js';
 import { memoryTree } from '../../../helpers/memory-tree.js';
 import { servedExport, TestExports } from './nfs3-harness.js';
@@ -92,7 +93,7 @@ describe('HandleIndex', () => {
     expect((await index.resolve(handle, '127.0.0.1')).status).toBe('stale');
   });
 
-  it('a file replaced at the same path (new inode) goes stale; a removed one too', async () => {
+  it('a file replaced at the same path (new inode) goes stale once its attributes expire (three seconds); a removed one too', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bw-nfs-index-'));
     dirs.push(dir);
     await mkdir(join(dir, 'sub'));
@@ -100,7 +101,8 @@ describe('HandleIndex', () => {
     await writeFile(join(dir, 'sub/gone'), 'two');
     const tree = await FolderTree.open(dir);
     const table = new TestExports([servedExport(1, '/f', tree)]);
-    const index = new HandleIndex({ key, exports: table });
+    let clock = 0;
+    const index = new HandleIndex({ key, exports: table, attributes: new AttributeCache({ now: () => clock }) });
     const file = await tree.stat('sub/file');
     const gone = await tree.stat('sub/gone');
     if (!file || !gone) throw new Error('fixture');
@@ -110,6 +112,10 @@ describe('HandleIndex', () => {
     await writeFile(join(dir, 'sub/file.new'), 'replaced');
     await rename(join(dir, 'sub/file.new'), join(dir, 'sub/file'));
     await rm(join(dir, 'sub/gone'));
+    // Within the three seconds the kept attributes answer (as a client's own attribute cache would).
+    clock = 2999;
+    expect((await index.resolve(fileHandle, '127.0.0.1')).status).toBe('ok');
+    clock = 3000;
     expect((await index.resolve(fileHandle, '127.0.0.1')).status).toBe('stale');
     expect((await index.resolve(goneHandle, '127.0.0.1')).status).toBe('stale');
     // A fresh index (restart) walks and does not find them either.

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import type { ReadOnlyTree } from '../../../../src-main/core/read-only-tree.js';
 import type { ExportTable, NfsActivity, ServedExport } from '../../../../src-main/nfs/export-table.js';
 import { HandleIndex } from '../../../../src-main/nfs/server/handle-index.js';
+import { AttributeCache } from '../../../../src-main/nfs/server/nfs3-attr-cache.js';
 import { MountProgram } from '../../../../src-main/nfs/server/mount-program.js';
 import { fattr3, postOpAttr, type Fattr3 } from '../../../../src-main/nfs/server/nfs3-codec.js';
 import { NFS3, NFSPROC3 } from '../../../../src-main/nfs/server/nfs3-constants.js';
@@ -93,10 +94,10 @@ export interface Harness {
   mount: MountProgram;
 }
 
-export function harness(exports: ServedExport[], key: Buffer = randomBytes(32), readCacheOptions: ReadCacheOptions = {}): Harness {
+export function harness(exports: ServedExport[], key: Buffer = randomBytes(32), readCacheOptions: ReadCacheOptions = {}, attributes?: AttributeCache): Harness {
   const table = new TestExports(exports);
   const activity = new ActivityLog();
-  const index = new HandleIndex({ key, exports: table });
+  const index = new HandleIndex({ key, exports: table, ...(attributes ? { attributes } : {}) });
   const readCache = new ReadCache(readCacheOptions);
   const nfs = new Nfs3Program({ exports: table, activity, index, readCache });
   const mount = new MountProgram({ exports: table, activity, index });

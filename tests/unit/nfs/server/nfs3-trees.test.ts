@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FolderTree } from '../../../../src-main/core/folder-tree.js';
 import type { ReadOnlyTree } from '../../../../src-main/core/read-only-tree.js';
+import { AttributeCache } from '../../../../src-main/nfs/server/nfs3-attr-cache.js';
 import { NF3, NFS3, NFSPROC3 } from '../../../../src-main/nfs/server/nfs3-constants.js';
 import { postOpAttr } from '../../../../src-main/nfs/server/nfs3-codec.js';
 import { openIso } from '../../../../src-main/os-images/iso/index.js';
@@ -114,6 +115,31 @@ describe('NFS v3 over a real folder (FolderTree)', () => {
     // The new file is read from a new descriptor, not the one still open on the old inode.
     expect((await read(h, replaced, 0, 10)).data.toString()).toBe('second');
     await h.readCache.close();
+  });
+
+  it('within the attribute cache\'s three seconds, GETATTR may answer the replaced file\'s old attributes, but READ and READLINK check afresh: never the new bytes under the old handle', async () => {
+    // The clock stands still: every kept attribute stays valid for the whole test.
+    const attributes = new AttributeCache({ now: () => 0 });
+    const h = harness([servedExport(1, '/folder', tree)], randomBytes(32), { revalidateMs: 0 }, attributes);
+    const root = await mountRoot(h, '/folder');
+    await writeFile(join(dir, 'kept.txt'), 'old bytes');
+    await symlink('first-target', join(dir, 'kept-link'));
+    const file = await walk(h, root, 'kept.txt');
+    const link = await walk(h, root, 'kept-link');
+    await writeFile(join(dir, 'kept.new'), 'new bytes!');
+    await rename(join(dir, 'kept.new'), join(dir, 'kept.txt'));
+    await rm(join(dir, 'kept-link'));
+    await symlink('second-target', join(dir, 'kept-link'));
+    const hits = attributes.stats.hits;
+    expect((await getattr(h, file)).status).toBe(NFS3.OK);
+    expect(attributes.stats.hits).toBe(hits + 1);
+    const reading = await read(h, file, 0, 20);
+    expect(reading.status).toBe(NFS3.ERR_STALE);
+    expect(reading.data.toString()).not.toContain('new');
+    const readlink = await call(h.nfs, NFSPROC3.READLINK, (w) => w.opaque(link));
+    expect(readlink.uint32()).toBe(NFS3.ERR_STALE);
+    // The fresh stat renewed the entry: GETATTR now answers STALE too.
+    expect((await getattr(h, file)).status).toBe(NFS3.ERR_STALE);
   });
 });
 
