@@ -8,8 +8,10 @@
 #define BOOTWRIGHT_NATIVE_SUPPORT_H
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -95,6 +97,32 @@ static inline int native_start_thread(pthread_t *thread, void *(*main)(void *), 
   pthread_sigmask(SIG_SETMASK, &previous, NULL);
   pthread_attr_destroy(&attr);
   return created;
+}
+
+/* How long one poll() waits before a transfer's thread looks at its cancel flag again. */
+#define NATIVE_POLL_SLICE_MS 200
+
+/*
+ * Waits until `fd` is ready for `events` (POLLIN, POLLOUT). Returns 0 to try
+ * the transfer's call again (an error or hang-up on the socket also returns
+ * 0: that call reports the real errno), ECANCELED once *cancelled is set,
+ * ETIMEDOUT when nothing moved for idle_ms since last_progress (0: no
+ * limit), or poll's own errno.
+ */
+static inline int native_wait_ready(int fd, short events, atomic_bool *cancelled, int64_t idle_ms, int64_t last_progress) {
+  for (;;) {
+    if (atomic_load(cancelled)) return ECANCELED;
+    int slice = NATIVE_POLL_SLICE_MS;
+    if (idle_ms > 0) {
+      int64_t left = idle_ms - (native_now_ms() - last_progress);
+      if (left <= 0) return ETIMEDOUT;
+      if (left < slice) slice = (int)left;
+    }
+    struct pollfd pfd = { .fd = fd, .events = events, .revents = 0 };
+    int ready = poll(&pfd, 1, slice);
+    if (ready > 0) return 0;
+    if (ready < 0 && errno != EINTR) return errno;
+  }
 }
 
 #endif

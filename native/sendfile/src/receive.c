@@ -115,7 +115,6 @@ static bool find_sha256(void) {
  */
 #define WRITEBACK_WINDOW_BYTES (8 * 1024 * 1024)
 #define WRITEBACK_LAG 4
-#define POLL_SLICE_MS 200
 #define THREAD_STACK_BYTES (256 * 1024)
 
 typedef struct receive {
@@ -192,19 +191,6 @@ static int open_direct(int fd) {
   return open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
 }
 
-static int write_all(int fd, const uint8_t *data, size_t length, int64_t offset) {
-  while (length > 0) {
-    ssize_t n = pwrite(fd, data, length, (off_t)offset);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return errno;
-    if (n == 0) return EIO;
-    data += n;
-    length -= (size_t)n;
-    offset += n;
-  }
-  return 0;
-}
-
 static int read_all(int fd, uint8_t *data, size_t length, int64_t offset) {
   while (length > 0) {
     ssize_t n = pread(fd, data, length, (off_t)offset);
@@ -274,7 +260,10 @@ static int write_blocks(writer_t *w, const block_t *first, unsigned ring_index, 
     /* The tail is the end of the last block (only the upload's last block has an unaligned length). */
     iov[count - 1].iov_len -= tail;
     int error = aligned > 0 ? writev_all(w->direct_fd, iov, (int)count, first->offset) : 0;
-    if (error == 0) return write_all(w->r->file_fd, last->data + last->length - tail, tail, first->offset + (int64_t)aligned);
+    if (error == 0) {
+      struct iovec rest = { .iov_base = last->data + last->length - tail, .iov_len = tail };
+      return writev_all(w->r->file_fd, &rest, tail > 0 ? 1 : 0, first->offset + (int64_t)aligned);
+    }
     if (error != EINVAL) return error;
     /* Alignment this file system does not take: the page cache from here on. */
     close(w->direct_fd);
@@ -349,23 +338,6 @@ static void writer_close(writer_t *w) {
   pthread_join(w->thread, NULL);
 }
 
-/* 0 once the socket has bytes (or an error or hang-up, which the next recv reports), else ECANCELED or ETIMEDOUT. */
-static int wait_readable(receive_t *r, int64_t last_progress) {
-  for (;;) {
-    if (atomic_load(&r->cancelled)) return ECANCELED;
-    int slice = POLL_SLICE_MS;
-    if (r->idle_ms > 0) {
-      int64_t left = r->idle_ms - (native_now_ms() - last_progress);
-      if (left <= 0) return ETIMEDOUT;
-      if (left < slice) slice = (int)left;
-    }
-    struct pollfd pfd = { .fd = r->socket_fd, .events = POLLIN, .revents = 0 };
-    int ready = poll(&pfd, 1, slice);
-    if (ready > 0) return 0;
-    if (ready < 0 && errno != EINTR) return errno;
-  }
-}
-
 /* Hashes the file's bytes [0, to): a resumed upload's prefix, or body bytes Node wrote before handing over. */
 static int hash_prefix(receive_t *r, digest_context_t *ctx, uint8_t *buffer, int64_t to) {
   for (int64_t from = 0; from < to;) {
@@ -415,7 +387,7 @@ static void receive_blocks(receive_t *r, writer_t *w, digest_context_t *ctx) {
         fail(r, errno, "recv");
         break;
       }
-      error = wait_readable(r, last_progress);
+      error = native_wait_ready(r->socket_fd, POLLIN, &r->cancelled, r->idle_ms, last_progress);
       if (error) {
         fail(r, error, "poll");
         break;

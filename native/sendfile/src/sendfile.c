@@ -42,7 +42,6 @@
 /* Bytes per sendfile call: a non-blocking socket takes what fits in its buffer anyway; this bounds one call. */
 #define CHUNK_BYTES (4 * 1024 * 1024)
 /* How long one poll waits for POLLOUT before the cancel flag and the idle deadline are looked at again. */
-#define POLL_SLICE_MS 200
 #define THREAD_STACK_BYTES (256 * 1024)
 
 typedef struct transfer {
@@ -69,28 +68,6 @@ static void transfer_release(transfer_t *t) {
   if (atomic_fetch_sub(&t->refs, 1) == 1) free(t);
 }
 
-
-/*
- * Waits until the socket takes data again. Returns 0 to retry sendfile, or an
- * errno: ECANCELED when cancel() was called, ETIMEDOUT when nothing moved for
- * idle_ms (0: no limit). An error or hang-up on the socket returns 0 as well:
- * the next sendfile reports the real errno (EPIPE, ECONNRESET).
- */
-static int wait_writable(transfer_t *t, int64_t last_progress) {
-  for (;;) {
-    if (atomic_load(&t->cancelled)) return ECANCELED;
-    int slice = POLL_SLICE_MS;
-    if (t->idle_ms > 0) {
-      int64_t left = t->idle_ms - (native_now_ms() - last_progress);
-      if (left <= 0) return ETIMEDOUT;
-      if (left < slice) slice = (int)left;
-    }
-    struct pollfd pfd = { .fd = t->out_fd, .events = POLLOUT, .revents = 0 };
-    int ready = poll(&pfd, 1, slice);
-    if (ready > 0) return 0;
-    if (ready < 0 && errno != EINTR) return errno;
-  }
-}
 
 static void *transfer_main(void *arg) {
   transfer_t *t = arg;
@@ -126,7 +103,7 @@ static void *transfer_main(void *arg) {
     }
     if (errno == EINTR) continue;
     if (errno == EAGAIN) {
-      error = wait_writable(t, last_progress);
+      error = native_wait_ready(t->out_fd, POLLOUT, &t->cancelled, t->idle_ms, last_progress);
       if (error) break;
       continue;
     }
