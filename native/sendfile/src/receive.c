@@ -118,13 +118,9 @@ static bool find_sha256(void) {
 #define THREAD_STACK_BYTES (256 * 1024)
 
 typedef struct receive {
-  atomic_int refs;
-  atomic_bool cancelled;
+  /* First: the thread, its owners and its completion (native-support.h). */
+  native_job_t job;
   atomic_llong received;
-  pthread_t thread;
-  bool joined;
-  bool hooked;
-  napi_threadsafe_function tsfn;
   int socket_fd;
   int file_fd;
   int64_t file_offset;
@@ -138,10 +134,6 @@ typedef struct receive {
   bool direct;
   char sha256[65];
 } receive_t;
-
-static void receive_release(receive_t *r) {
-  if (atomic_fetch_sub(&r->refs, 1) == 1) free(r);
-}
 
 static void fail(receive_t *r, int error, const char *call) {
   if (r->error == 0) {
@@ -371,7 +363,7 @@ static void receive_blocks(receive_t *r, writer_t *w, digest_context_t *ctx) {
   }
   int64_t last_progress = native_now_ms();
   while (remaining > 0) {
-    if (atomic_load(&r->cancelled)) {
+    if (atomic_load(&r->job.cancelled)) {
       fail(r, ECANCELED, "recv");
       break;
     }
@@ -387,7 +379,7 @@ static void receive_blocks(receive_t *r, writer_t *w, digest_context_t *ctx) {
         fail(r, errno, "recv");
         break;
       }
-      error = native_wait_ready(r->socket_fd, POLLIN, &r->cancelled, r->idle_ms, last_progress);
+      error = native_wait_ready(r->socket_fd, POLLIN, &r->job.cancelled, r->idle_ms, last_progress);
       if (error) {
         fail(r, error, "poll");
         break;
@@ -473,76 +465,37 @@ static void *receive_main(void *arg) {
   pthread_mutex_destroy(&w.lock);
   close(r->socket_fd);
   close(r->file_fd);
-  napi_call_threadsafe_function(r->tsfn, r, napi_tsfn_nonblocking);
-  napi_release_threadsafe_function(r->tsfn, napi_tsfn_release);
+  native_job_done(&r->job);
   return NULL;
 }
 
-static void on_env_cleanup(void *arg);
-
-static void call_js(napi_env env, napi_value callback, void *context, void *data) {
-  (void)context;
-  receive_t *r = data;
-  if (!r->joined) {
-    pthread_join(r->thread, NULL);
-    r->joined = true;
+/* On the JS thread once the receive ended: callback(err, received, sha256Hex, direct). */
+static void complete_receive(napi_env env, napi_value callback, native_job_t *job) {
+  receive_t *r = (receive_t *)job;
+  napi_value argv[4], undefined;
+  napi_get_undefined(env, &undefined);
+  if (r->error) {
+    argv[0] = native_error(env, r->error, r->failed_call ? r->failed_call : "receive");
+    napi_get_null(env, &argv[2]);
+  } else {
+    napi_get_null(env, &argv[0]);
+    napi_create_string_utf8(env, r->sha256, NAPI_AUTO_LENGTH, &argv[2]);
   }
-  if (env != NULL) {
-    if (r->hooked) {
-      napi_remove_env_cleanup_hook(env, on_env_cleanup, r);
-      r->hooked = false;
-    }
-    napi_value argv[4], undefined;
-    napi_get_undefined(env, &undefined);
-    if (r->error) {
-      argv[0] = native_error(env, r->error, r->failed_call ? r->failed_call : "receive");
-      napi_get_null(env, &argv[2]);
-    } else {
-      napi_get_null(env, &argv[0]);
-      napi_create_string_utf8(env, r->sha256, NAPI_AUTO_LENGTH, &argv[2]);
-    }
-    napi_create_double(env, (double)atomic_load(&r->received), &argv[1]);
-    napi_get_boolean(env, r->direct, &argv[3]);
-    napi_call_function(env, undefined, callback, 4, argv, NULL);
-  }
-  receive_release(r);
+  napi_create_double(env, (double)atomic_load(&r->received), &argv[1]);
+  napi_get_boolean(env, r->direct, &argv[3]);
+  napi_call_function(env, undefined, callback, 4, argv, NULL);
 }
 
-static void on_env_cleanup(void *arg) {
-  receive_t *r = arg;
-  r->hooked = false;
-  atomic_store(&r->cancelled, true);
-  if (!r->joined) {
-    pthread_join(r->thread, NULL);
-    r->joined = true;
-  }
-}
-
-static void on_handle_finalize(napi_env env, void *data, void *hint) {
-  (void)env;
-  (void)hint;
-  receive_release(data);
-}
-
-static receive_t *unwrap_self(napi_env env, napi_callback_info info) {
-  napi_value self;
-  void *data = NULL;
-  napi_get_cb_info(env, info, NULL, NULL, &self, NULL);
-  if (napi_unwrap(env, self, &data) != napi_ok || data == NULL) {
-    napi_throw_type_error(env, NULL, "must be called on a receive handle");
-    return NULL;
-  }
-  return data;
-}
-
-static napi_value cancel_receive(napi_env env, napi_callback_info info) {
-  receive_t *r = unwrap_self(env, info);
-  if (r != NULL) atomic_store(&r->cancelled, true);
-  return NULL;
+/* A receive that could not start: closes its duplicates. */
+static void abandon_receive(native_job_t *job) {
+  receive_t *r = (receive_t *)job;
+  close(r->socket_fd);
+  close(r->file_fd);
+  free(r);
 }
 
 static napi_value received_bytes(napi_env env, napi_callback_info info) {
-  receive_t *r = unwrap_self(env, info);
+  receive_t *r = (receive_t *)native_job_of(env, info);
   if (r == NULL) return NULL;
   napi_value value;
   napi_create_double(env, (double)atomic_load(&r->received), &value);
@@ -570,9 +523,8 @@ static napi_value start_receive(napi_env env, napi_callback_info info) {
   if (!sha.context_new) return native_throw_errno(env, ENOSYS, "dlsym");
   receive_t *r = calloc(1, sizeof *r);
   if (r == NULL) return native_throw_errno(env, ENOMEM, "receive");
-  atomic_init(&r->refs, 2);
-  atomic_init(&r->cancelled, false);
   atomic_init(&r->received, 0);
+  r->job.complete = complete_receive;
   r->file_offset = file_offset;
   r->length = length;
   r->hash_prefix = hash_prefix;
@@ -591,35 +543,8 @@ static napi_value start_receive(napi_env env, napi_callback_info info) {
     free(r);
     return native_throw_errno(env, error, "fcntl");
   }
-
-  napi_value name;
-  napi_create_string_utf8(env, "bootwright:receive", NAPI_AUTO_LENGTH, &name);
-  if (napi_create_threadsafe_function(env, argv[7], NULL, name, 0, 1, NULL, NULL, NULL, call_js, &r->tsfn) != napi_ok) {
-    close(r->socket_fd);
-    close(r->file_fd);
-    free(r);
-    napi_throw_error(env, NULL, "receive: could not create the completion callback");
-    return NULL;
-  }
-
-  int created = native_start_thread(&r->thread, receive_main, r, THREAD_STACK_BYTES);
-  if (created != 0) {
-    napi_release_threadsafe_function(r->tsfn, napi_tsfn_abort);
-    close(r->socket_fd);
-    close(r->file_fd);
-    free(r);
-    return native_throw_errno(env, created, "pthread_create");
-  }
-  if (napi_add_env_cleanup_hook(env, on_env_cleanup, r) == napi_ok) r->hooked = true;
-
-  napi_value handle, cancel, received;
-  napi_create_object(env, &handle);
-  napi_create_function(env, "cancel", NAPI_AUTO_LENGTH, cancel_receive, NULL, &cancel);
-  napi_create_function(env, "received", NAPI_AUTO_LENGTH, received_bytes, NULL, &received);
-  napi_set_named_property(env, handle, "cancel", cancel);
-  napi_set_named_property(env, handle, "received", received);
-  if (napi_wrap(env, handle, r, on_handle_finalize, NULL, NULL) != napi_ok) receive_release(r);
-  return handle;
+  static const native_method_t methods[] = { { "received", received_bytes } };
+  return native_job_start(env, &r->job, argv[7], "bootwright:receive", receive_main, THREAD_STACK_BYTES, methods, 1, abandon_receive);
 }
 
 static napi_value init(napi_env env, napi_value exports) {

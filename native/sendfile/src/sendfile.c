@@ -41,32 +41,21 @@
 
 /* Bytes per sendfile call: a non-blocking socket takes what fits in its buffer anyway; this bounds one call. */
 #define CHUNK_BYTES (4 * 1024 * 1024)
-/* How long one poll waits for POLLOUT before the cancel flag and the idle deadline are looked at again. */
 #define THREAD_STACK_BYTES (256 * 1024)
 
 typedef struct transfer {
-  /* Owners: the JS handle (its finalizer) and the completion (call_js); freed when both let go. */
-  atomic_int refs;
-  atomic_bool cancelled;
-  pthread_t thread;
-  /* Touched on the JS thread only: whether the thread was joined, whether the env cleanup hook is still registered. */
-  bool joined;
-  bool hooked;
-  napi_env env;
-  napi_threadsafe_function tsfn;
+  /* First: the thread, its owners and its completion (native-support.h). */
+  native_job_t job;
   int out_fd;
   int in_fd;
   int64_t offset;
   int64_t length;
   int64_t idle_ms;
-  /* Written by the thread before it queues the completion, read by call_js after the join. */
+  /* Written by the thread before it queues the completion, read by complete_transfer after the join. */
   int error;
   int64_t sent;
 } transfer_t;
 
-static void transfer_release(transfer_t *t) {
-  if (atomic_fetch_sub(&t->refs, 1) == 1) free(t);
-}
 
 
 static void *transfer_main(void *arg) {
@@ -84,7 +73,7 @@ static void *transfer_main(void *arg) {
   int one = 1, zero = 0;
   setsockopt(t->out_fd, IPPROTO_TCP, TCP_CORK, &one, sizeof one);
   while (remaining > 0) {
-    if (atomic_load(&t->cancelled)) {
+    if (atomic_load(&t->job.cancelled)) {
       error = ECANCELED;
       break;
     }
@@ -103,7 +92,7 @@ static void *transfer_main(void *arg) {
     }
     if (errno == EINTR) continue;
     if (errno == EAGAIN) {
-      error = native_wait_ready(t->out_fd, POLLOUT, &t->cancelled, t->idle_ms, last_progress);
+      error = native_wait_ready(t->out_fd, POLLOUT, &t->job.cancelled, t->idle_ms, last_progress);
       if (error) break;
       continue;
     }
@@ -114,74 +103,31 @@ static void *transfer_main(void *arg) {
   t->error = error;
   close(t->out_fd);
   close(t->in_fd);
-  /* Queued, never blocking: the queue is unbounded. Fails only while the env is being torn down (see on_env_cleanup). */
-  napi_call_threadsafe_function(t->tsfn, t, napi_tsfn_nonblocking);
-  napi_release_threadsafe_function(t->tsfn, napi_tsfn_release);
+  /* Queued, never blocking: the queue is unbounded. Fails only while the env is being torn down (see native_job_env_cleanup). */
+  native_job_done(&t->job);
   return NULL;
 }
 
-static void on_env_cleanup(void *arg);
-
-/* On the JS thread once the transfer ended; env is NULL when the env is being torn down (the thread was joined by then). */
-static void call_js(napi_env env, napi_value callback, void *context, void *data) {
-  (void)context;
-  transfer_t *t = data;
-  if (!t->joined) {
-    /* The thread queued this call as its second-last act: the join returns at once. */
-    pthread_join(t->thread, NULL);
-    t->joined = true;
+/* On the JS thread once the transfer ended: callback(err, sent). */
+static void complete_transfer(napi_env env, napi_value callback, native_job_t *job) {
+  transfer_t *t = (transfer_t *)job;
+  napi_value argv[2], undefined;
+  napi_get_undefined(env, &undefined);
+  if (t->error) {
+    argv[0] = native_error(env, t->error, "sendfile");
+  } else {
+    napi_get_null(env, &argv[0]);
   }
-  if (env != NULL) {
-    if (t->hooked) {
-      napi_remove_env_cleanup_hook(env, on_env_cleanup, t);
-      t->hooked = false;
-    }
-    napi_value argv[2], undefined;
-    napi_get_undefined(env, &undefined);
-    if (t->error) {
-      argv[0] = native_error(env, t->error, "sendfile");
-    } else {
-      napi_get_null(env, &argv[0]);
-    }
-    napi_create_double(env, (double)t->sent, &argv[1]);
-    napi_call_function(env, undefined, callback, 2, argv, NULL);
-  }
-  transfer_release(t);
+  napi_create_double(env, (double)t->sent, &argv[1]);
+  napi_call_function(env, undefined, callback, 2, argv, NULL);
 }
 
-/*
- * The env goes away (process exit, worker terminated) while a transfer runs:
- * stop the thread and wait for it before the threadsafe function is deleted.
- * Registered after the threadsafe function, so it runs before that
- * function's own cleanup (Node runs cleanup hooks in reverse order).
- */
-static void on_env_cleanup(void *arg) {
-  transfer_t *t = arg;
-  t->hooked = false;
-  atomic_store(&t->cancelled, true);
-  if (!t->joined) {
-    pthread_join(t->thread, NULL);
-    t->joined = true;
-  }
-}
-
-static void on_handle_finalize(napi_env env, void *data, void *hint) {
-  (void)env;
-  (void)hint;
-  transfer_release(data);
-}
-
-static napi_value cancel_transfer(napi_env env, napi_callback_info info) {
-  napi_value self;
-  void *data = NULL;
-  napi_get_cb_info(env, info, NULL, NULL, &self, NULL);
-  if (napi_unwrap(env, self, &data) != napi_ok || data == NULL) {
-    napi_throw_type_error(env, NULL, "cancel() must be called on a transfer handle");
-    return NULL;
-  }
-  transfer_t *t = data;
-  atomic_store(&t->cancelled, true);
-  return NULL;
+/* A transfer that could not start: closes its duplicates. */
+static void abandon_transfer(native_job_t *job) {
+  transfer_t *t = (transfer_t *)job;
+  close(t->out_fd);
+  close(t->in_fd);
+  free(t);
 }
 
 static napi_value start_transfer(napi_env env, napi_callback_info info) {
@@ -201,12 +147,10 @@ static napi_value start_transfer(napi_env env, napi_callback_info info) {
 
   transfer_t *t = calloc(1, sizeof *t);
   if (t == NULL) return native_throw_errno(env, ENOMEM, "sendfile");
-  atomic_init(&t->refs, 2);
-  atomic_init(&t->cancelled, false);
-  t->env = env;
   t->offset = offset;
   t->length = length;
   t->idle_ms = idle_ms;
+  t->job.complete = complete_transfer;
   /* Close-on-exec duplicates: a child process started meanwhile must not hold the connection open. */
   t->out_fd = fcntl((int)socket_fd, F_DUPFD_CLOEXEC, 0);
   if (t->out_fd < 0) {
@@ -221,36 +165,7 @@ static napi_value start_transfer(napi_env env, napi_callback_info info) {
     free(t);
     return native_throw_errno(env, error, "sendfile");
   }
-
-  napi_value name;
-  napi_create_string_utf8(env, "bootwright:sendfile", NAPI_AUTO_LENGTH, &name);
-  if (napi_create_threadsafe_function(env, argv[5], NULL, name, 0, 1, NULL, NULL, NULL, call_js, &t->tsfn) != napi_ok) {
-    close(t->out_fd);
-    close(t->in_fd);
-    free(t);
-    napi_throw_error(env, NULL, "sendfile: could not create the completion callback");
-    return NULL;
-  }
-
-  int created = native_start_thread(&t->thread, transfer_main, t, THREAD_STACK_BYTES);
-  if (created != 0) {
-    napi_release_threadsafe_function(t->tsfn, napi_tsfn_abort);
-    close(t->out_fd);
-    close(t->in_fd);
-    free(t);
-    return native_throw_errno(env, created, "sendfile");
-  }
-  if (napi_add_env_cleanup_hook(env, on_env_cleanup, t) == napi_ok) t->hooked = true;
-
-  napi_value handle, cancel;
-  napi_create_object(env, &handle);
-  napi_create_function(env, "cancel", NAPI_AUTO_LENGTH, cancel_transfer, NULL, &cancel);
-  napi_set_named_property(env, handle, "cancel", cancel);
-  if (napi_wrap(env, handle, t, on_handle_finalize, NULL, NULL) != napi_ok) {
-    /* No finalizer will run: let go of the handle's share now, cancel() cannot reach the transfer. */
-    transfer_release(t);
-  }
-  return handle;
+  return native_job_start(env, &t->job, argv[5], "bootwright:sendfile", transfer_main, THREAD_STACK_BYTES, NULL, 0, abandon_transfer);
 }
 
 /*
