@@ -2,13 +2,4 @@
 // Raw ICMPv6 (Router Advertisements), built beside sendfile by the same
 // install script. Throws when it was not built: the caller catches that and
 // sends no Router Advertisements.
-const { existsSync } = require('node:fs');
-const path = require('node:path');
-
-try {
-  module.exports = require('./build/Release/icmpv6.node');
-} catch (err) {
-  const note = path.join(__dirname, 'build-failed.txt');
-  if (existsSync(note)) throw new Error(`the native build failed at install time, see ${note}`, { cause: err });
-  throw err;
-}
+module.exports = require('./load-built')('icmpv6');

@@ -141,6 +141,21 @@ describe('NFS v3 over a real folder (FolderTree)', () => {
     // The fresh stat renewed the entry: GETATTR now answers STALE too.
     expect((await getattr(h, file)).status).toBe(NFS3.ERR_STALE);
   });
+
+  it('a change of the export table forgets the kept attributes', async () => {
+    const attributes = new AttributeCache({ now: () => 0 });
+    const h = harness([servedExport(1, '/folder', tree)], randomBytes(32), {}, attributes);
+    const root = await mountRoot(h, '/folder');
+    await writeFile(join(dir, 'table.txt'), 'x');
+    const file = await walk(h, root, 'table.txt');
+    await getattr(h, file);
+    expect(attributes.size).toBeGreaterThan(0);
+    h.nfs.exportsChanged();
+    expect(attributes.size).toBe(0);
+    const misses = attributes.stats.misses;
+    expect((await getattr(h, file)).status).toBe(NFS3.OK);
+    expect(attributes.stats.misses).toBe(misses + 1);
+  });
 });
 
 describe('NFS v3 READ descriptors', () => {
