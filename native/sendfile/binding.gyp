@@ -10,7 +10,7 @@
           "libraries": ["-lpthread"]
         }, {
           "sources": ["src/unsupported.c"],
-          "defines": ["NAPI_VERSION=8"]
+          "defines": ["NAPI_VERSION=8", "UNSUPPORTED_METHOD=start"]
         }]
       ]
     },
@@ -22,8 +22,8 @@
           "cflags": ["-std=gnu11", "-Wall", "-Wextra"],
           "defines": ["_GNU_SOURCE", "NAPI_VERSION=8"]
         }, {
-          "sources": ["src/icmpv6-unsupported.c"],
-          "defines": ["NAPI_VERSION=8"]
+          "sources": ["src/unsupported.c"],
+          "defines": ["NAPI_VERSION=8", "UNSUPPORTED_METHOD=open"]
         }]
       ]
     },
@@ -36,8 +36,8 @@
           "defines": ["_GNU_SOURCE", "_FILE_OFFSET_BITS=64", "NAPI_VERSION=8"],
           "libraries": ["-lpthread", "-ldl"]
         }, {
-          "sources": ["src/receive-unsupported.c"],
-          "defines": ["NAPI_VERSION=8"]
+          "sources": ["src/unsupported.c"],
+          "defines": ["NAPI_VERSION=8", "UNSUPPORTED_METHOD=start"]
         }]
       ]
     }
